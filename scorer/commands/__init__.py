@@ -1,0 +1,1 @@
+"""Commands of the ``scorer`` CLI, one module per part of the product."""

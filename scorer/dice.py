@@ -1,0 +1,58 @@
+"""Dice values and poker-dice card faces.
+
+Every die is stored and scored as a value 1..6. Poker dice show card ranks,
+mapped as in RULES.md: 9=1, 10=2, J=3, Q=4, K=5, A=6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from scorer.errors import BadDice
+
+VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
+CARD_RANKS: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
+_RANK_VALUE = {rank: value for value, rank in zip(VALUES, CARD_RANKS, strict=True)}
+
+Dice = tuple[int, ...]
+
+
+def card_rank(value: int) -> str:
+    """The card rank a poker die shows for a value 1..6."""
+    check_value(value)
+    return CARD_RANKS[value - 1]
+
+
+def check_value(value: object) -> int:
+    """Return ``value`` if it is a die value 1..6, else raise :class:`BadDice`."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+        raise BadDice(f"a die shows 1..6 (or 9, 10, J, Q, K, A), not {value!r}")
+    return value
+
+
+def parse_die(token: str | int) -> int:
+    """Read one die as written by a person: ``4``, ``"4"``, ``"J"`` or ``"10"``."""
+    if isinstance(token, int) and not isinstance(token, bool):
+        return check_value(token)
+    text = str(token).strip().upper()
+    if text in _RANK_VALUE:
+        return _RANK_VALUE[text]
+    if text.isdigit() and len(text) == 1:
+        return check_value(int(text))
+    raise BadDice(f"a die shows 1..6 (or 9, 10, J, Q, K, A), not {token!r}")
+
+
+def parse_dice(tokens: Iterable[str | int], count: int | None = None) -> Dice:
+    """Read a throw; with ``count``, insist on exactly that many dice."""
+    dice = tuple(parse_die(t) for t in tokens)
+    if count is not None and len(dice) != count:
+        raise BadDice(f"expected {count} dice, got {len(dice)}")
+    return dice
+
+
+def counts(dice: Sequence[int]) -> tuple[int, ...]:
+    """How many dice show each value: ``counts(d)[v]`` for v in 1..6 (index 0 unused)."""
+    tally = [0] * 7
+    for value in dice:
+        tally[value] += 1
+    return tuple(tally)
