@@ -95,6 +95,17 @@ class Ruleset:
         """What striking a cell writes: 0 unless a ruleset charges for a failure."""
         return 0
 
+    def phase_forbids(self, cell: str, sheet: Sheet) -> str | None:
+        """Why ``cell`` is not yet in play whatever the dice (a later part of the sheet)."""
+        return None
+
+    extra_rounds: ClassVar[bool] = False
+    """Whether the table may agree extra rounds once the sheet is full (poker_ru)."""
+
+    def extra_round_cell(self, cell: str) -> bool:
+        """Whether an extra round may add to ``cell``."""
+        return False
+
     # -- shared behaviour -------------------------------------------------------
 
     def check_cell(self, cell: str) -> str:
@@ -121,7 +132,7 @@ class Ruleset:
     def why_not(self, cell: str, dice: Dice, sheet: Sheet, throw: int) -> str | None:
         if not sheet.is_open(cell):
             return f"cell {cell} is already written"
-        return self.forbidden(cell, dice, sheet, throw)
+        return self.phase_forbids(cell, sheet) or self.forbidden(cell, dice, sheet, throw)
 
     def points(self, cell: str, dice: Sequence[int], sheet: Sheet, throw: int) -> int:
         """Points that writing ``dice`` into ``cell`` after throw ``throw`` gives now."""
@@ -157,6 +168,9 @@ class Ruleset:
         self.check_cell(cell)
         if not sheet.is_open(cell):
             raise ForbiddenMove(f"cell {cell} is already written")
+        reason = self.phase_forbids(cell, sheet)
+        if reason:
+            raise ForbiddenMove(reason)
         return sheet.written(cell, self.scratch_points(cell))
 
     def total(self, sheet: Sheet) -> int:
