@@ -1,0 +1,70 @@
+"""``scorer games``, ``scorer export`` and ``scorer backup``: stored games from the shell."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from scorer.datadir import default_db
+from scorer.errors import ScorerError
+
+
+def _store(args: argparse.Namespace):  # -> Store, imported late to keep `scorer --help` fast
+    from scorer.store import Store
+
+    path = Path(args.db) if args.db else default_db()
+    if not path.exists():
+        raise ScorerError(f"no database at {path} (give --db PATH)")
+    return Store(path)
+
+
+def _games(args: argparse.Namespace) -> int:
+    for game in _store(args).games():
+        if args.json:
+            print(json.dumps(game, ensure_ascii=False))
+            continue
+        players = ", ".join(
+            f"{name} {total}" for name, total in zip(game["players"], game["totals"], strict=False)
+        )
+        state = "finished" if game["finished"] else "in play"
+        when = game["created"][:16]
+        print(f"{game['id']:>4}  {when}  {game['ruleset']:<10} {state:<8} {players}")
+    return 0
+
+
+def _export(args: argparse.Namespace) -> int:
+    text = _store(args).export(args.game, args.format)
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    target = _store(args).backup(args.destination)
+    print(f"backed up to {target}")
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    db_help = "the SQLite file (default: $SCORER_DATA/scorer.sqlite3)"
+
+    games = sub.add_parser("games", help="list stored games")
+    games.add_argument("--db", help=db_help)
+    games.add_argument("--json", action="store_true", help="one JSON object per game")
+    games.set_defaults(run=_games)
+
+    export = sub.add_parser("export", help="write one game as JSON or CSV")
+    export.add_argument("game", type=int, help="the game id (see `scorer games`)")
+    export.add_argument("--format", choices=("json", "csv"), default="json")
+    export.add_argument("--output", "-o", help="a file instead of standard output")
+    export.add_argument("--db", help=db_help)
+    export.set_defaults(run=_export)
+
+    backup = sub.add_parser("backup", help="a consistent copy of the database, safe while serving")
+    backup.add_argument("destination", help="the new file to write")
+    backup.add_argument("--db", help=db_help)
+    backup.set_defaults(run=_backup)
