@@ -123,7 +123,7 @@ class TwoPartPoker(Ruleset):
 
     cells = UPPER + COMBINATIONS
 
-    def forbidden(self, cell: str, dice: Dice, sheet: Sheet, throw: int) -> str | None:
+    def phase_forbids(self, cell: str, sheet: Sheet) -> str | None:
         if cell in COMBINATIONS and not part_one_complete(sheet):
             return f"part 2 ({cell}) opens once ones..sixes are all written"
         return None
@@ -168,6 +168,12 @@ class PokerRu(TwoPartPoker):
                 chosen[f"throws.{cell}"] = chosen["throws"]
         self.options = chosen
 
+    extra_rounds = True
+
+    def extra_round_cell(self, cell: str) -> bool:
+        """Extra rounds replay part 2: their points add to the combination already written."""
+        return cell in COMBINATIONS
+
     def value(self, cell: str) -> int:
         """The agreed value of a part-2 combination."""
         return int(self.options[f"value.{cell}"])
@@ -191,7 +197,7 @@ class PokerRu(TwoPartPoker):
     def forbidden(self, cell: str, dice: Dice, sheet: Sheet, throw: int) -> str | None:
         if cell in UPPER and not self.options["throw_bank"] and throw > self.throws_for(cell):
             return f"{cell} is written after at most {self.throws_for(cell)} throws, not {throw}"
-        return super().forbidden(cell, dice, sheet, throw)
+        return None
 
     def cell_points(self, cell: str, dice: Dice, sheet: Sheet, throw: int) -> int:
         if cell in UPPER:
