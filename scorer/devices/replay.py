@@ -1,0 +1,150 @@
+"""Cameras without a camera: a folder of photos, and the demo's rendered throws.
+
+They let the whole loop (press, capture, read, score) run on any laptop and
+in tests. Each capture is one throw: it serves the next photo, ``frames``
+times, and after the last photo starts again at the first.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.devices.camera import CameraError
+from scorer.devices.spec import BadDeviceSpec
+
+log = logging.getLogger("scorer.devices")
+
+PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+
+
+class NoPhotos(BadDeviceSpec):
+    """A replay folder that is missing, unreadable, or holds no photos."""
+
+
+class ReplayCamera:
+    """Serves the photos of ``folder`` in name order, one per capture, cycling.
+
+    >>> import tempfile, cv2, numpy
+    >>> folder = tempfile.mkdtemp()
+    >>> cv2.imwrite(f"{folder}/throw-1.png", numpy.full((60, 80, 3), 200, numpy.uint8))
+    True
+    >>> camera = ReplayCamera(folder)
+    >>> [f.shape for f in camera.capture(frames=2)], camera.last_photo.name
+    ([(60, 80, 3), (60, 80, 3)], 'throw-1.png')
+    """
+
+    live = False
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.name = f"replay:{self.folder}"
+        try:
+            entries = sorted(self.folder.iterdir())
+        except FileNotFoundError as err:
+            raise NoPhotos(f"replay folder {self.folder} does not exist") from err
+        except NotADirectoryError as err:
+            raise NoPhotos(f"replay folder {self.folder} is not a folder") from err
+        except OSError as err:
+            raise NoPhotos(f"replay folder {self.folder} cannot be read: {err}") from err
+        self.photos = [p for p in entries if p.suffix.lower() in PHOTO_SUFFIXES and p.is_file()]
+        if not self.photos:
+            raise NoPhotos(
+                f"replay folder {self.folder} holds no photos ({', '.join(PHOTO_SUFFIXES)})"
+            )
+        self._next = 0
+        self.last_photo: Path | None = None
+
+    def capture(self, frames: int = 1) -> list[np.ndarray]:
+        """The next photo, ``frames`` copies of it; an unreadable file is skipped next time."""
+        photo = self.photos[self._next % len(self.photos)]
+        self._next += 1
+        self.last_photo = photo
+        image = cv2.imread(str(photo), cv2.IMREAD_COLOR)
+        if image is None:
+            raise CameraError(f"cannot read photo {photo}", problem="replay photo unreadable")
+        return [image.copy() for _ in range(frames)]
+
+    def health(self) -> str | None:
+        """None: a folder does not fail between captures."""
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+class DemoCamera:
+    """The demo's rendered throws, in order, cycling; ``last_values`` are the true dice.
+
+    The throws come from :func:`scorer.demo.demo_frames`; until that module
+    exists, simple dice drawn here stand in.
+
+    >>> camera = DemoCamera(n=3)
+    >>> frame, = camera.capture()
+    >>> frame.ndim, len(camera.last_values)
+    (3, 5)
+    """
+
+    live = False
+
+    def __init__(self, n: int = 12, seed: int = 0, kind: str = "pips") -> None:
+        self.name = "demo"
+        try:
+            from scorer.demo import demo_frames
+        except ModuleNotFoundError as err:
+            if err.name not in ("scorer.demo", "scorer"):
+                raise
+            log.info("scorer.demo is not there yet; drawing simple dice instead")
+            self.throws = drawn_throws(n, seed)
+        else:
+            self.throws = [(frame, tuple(values)) for frame, values in demo_frames(n, seed, kind)]
+        if not self.throws:
+            raise NoPhotos("the demo has no throws")
+        self._next = 0
+        self.last_values: tuple[int, ...] = ()
+
+    def capture(self, frames: int = 1) -> list[np.ndarray]:
+        """The next rendered throw, ``frames`` copies of it."""
+        frame, values = self.throws[self._next % len(self.throws)]
+        self._next += 1
+        self.last_values = values
+        return [frame.copy() for _ in range(frames)]
+
+    def health(self) -> str | None:
+        """None: rendered throws do not fail."""
+        return None
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def drawn_throws(n: int = 12, seed: int = 0) -> list[tuple[np.ndarray, tuple[int, ...]]]:
+    """``n`` throws of five white pip dice on green felt, drawn with OpenCV (a stand-in)."""
+    rng = random.Random(seed)
+    throws = []
+    for _ in range(n):
+        values = tuple(rng.randint(1, 6) for _ in range(5))
+        frame = np.zeros((480, 640, 3), np.uint8)
+        frame[:] = (40, 110, 30)
+        for i, value in enumerate(values):
+            cx, cy, half = 70 + i * 125, 240 + rng.randint(-120, 120), 40
+            corners = (cx - half, cy - half), (cx + half, cy + half)
+            cv2.rectangle(frame, *corners, (235, 235, 235), -1)
+            for dx, dy in _PIPS[value]:
+                cv2.circle(frame, (cx + dx * 22, cy + dy * 22), 8, (20, 20, 20), -1, cv2.LINE_AA)
+        throws.append((frame, values))
+    return throws
