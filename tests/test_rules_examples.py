@@ -430,3 +430,16 @@ def test_poker_dice_hand_cell_holds_the_category_rank() -> None:
     assert rules.points("hand", (6, 6, 6, 6, 6), EMPTY, 1) == 7
     assert rules.points("hand", (6, 5, 4, 3, 1), EMPTY, 3) == 0
     assert rules.options["rounds"] == 3
+
+
+@pytest.mark.parametrize(("ruleset", "bonus"), [("yahtzee", 35), ("yatzy", 50), ("yacht", 35)])
+def test_upper_bonus_from_exactly_63(ruleset: str, bonus: int) -> None:
+    # Given upper cells summing to 62, and to 63 (three of each face)
+    rules = get_ruleset(ruleset)
+    at_63 = Sheet({cell: 3 * face for face, cell in enumerate(UPPER, start=1)})
+    at_62 = Sheet({**at_63.cells, "ones": 2})
+    # When the bonuses are asked
+    # Then the bonus comes at 63, shown before the sheet is full
+    assert rules.bonuses(at_62)["upper_bonus"] == 0
+    assert rules.bonuses(at_63)["upper_bonus"] == bonus
+    assert rules.total(at_63) == 63 + bonus
