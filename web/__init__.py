@@ -1,1 +1,77 @@
-"""The web app: ``create_app(config)`` with blueprints for pages, API and events."""
+"""The web app: ``create_app(config)`` with blueprints for pages, API and events.
+
+The app holds no game logic: every request turns into a call on the
+:class:`scorer.table.Table` in ``app.config["TABLE"]`` (injected by tests and by
+``scorer serve``, or built here from ``DATABASE``), and every change reaches the
+pages as a Server-Sent Event carrying the full state.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, request
+
+from web.language import LANGUAGES, compiled_translations, select_locale
+
+
+def default_data_dir() -> Path:
+    """Where games and photos live: ``$SCORER_DATA`` or ``~/.local/share/dice-scorer``."""
+    env = os.environ.get("SCORER_DATA")
+    if env:
+        return Path(env)
+    return Path.home() / ".local" / "share" / "dice-scorer"
+
+
+def create_app(config: Mapping[str, Any] | None = None) -> Flask:
+    """Build the app; ``config`` may carry ``TABLE`` or ``DATABASE``, ``LANG``, ``PHOTOS``."""
+    from flask_babel import Babel
+
+    app = Flask(__name__)
+    app.config.update(
+        LANG="en",
+        DATABASE=None,
+        PHOTOS=None,
+        TABLE=None,
+        SECRET_KEY=os.urandom(16).hex(),
+        JSON_SORT_KEYS=False,
+        SEND_FILE_MAX_AGE_DEFAULT=300,
+    )
+    if config:
+        app.config.update(config)
+    if app.config["TABLE"] is None:
+        app.config["TABLE"] = _build_table(app.config)
+    table = app.config["TABLE"]
+    if app.config["PHOTOS"] is None and getattr(table, "photos", None) is not None:
+        app.config["PHOTOS"] = table.photos
+
+    app.config["BABEL_DEFAULT_LOCALE"] = app.config["LANG"]
+    app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled_translations())
+    Babel(app, locale_selector=lambda: select_locale(request, app.config["LANG"]))
+
+    from web import api, events, pages
+
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(events.bp)
+
+    @app.context_processor
+    def languages() -> dict[str, Any]:
+        return {"LANGUAGES": LANGUAGES}
+
+    return app
+
+
+def _build_table(config: Mapping[str, Any]) -> Any:
+    from scorer.bus import Bus
+    from scorer.store import Store
+    from scorer.table import Table
+
+    db = config.get("DATABASE") or default_data_dir() / "scorer.sqlite3"
+    db = Path(db)
+    db.parent.mkdir(parents=True, exist_ok=True)
+    photos = Path(config.get("PHOTOS") or db.parent / "photos")
+    return Table(Store(db), Bus(), camera=None, reader=None, photos=photos)

@@ -1,0 +1,171 @@
+"""``scorer serve``: the table's web server, camera, button and LED in one process.
+
+One process on purpose: the camera, the GPIO pins and the event bus live in it,
+and waitress gives each open Server-Sent Events stream a worker thread (hence
+the raised thread count). On a machine with no camera and no GPIO it serves the
+demo: rendered throws, and dice typed in on the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+from scorer.errors import ScorerError
+
+log = logging.getLogger("scorer.serve")
+
+LANGS = ("en", "ru", "uk")
+
+
+def register(subparsers: Any) -> None:
+    from scorer.devices.spec import add_device_arguments
+
+    parser = subparsers.add_parser(
+        "serve",
+        help="serve the scoresheet pages and the API (the table's main program)",
+        description=__doc__.splitlines()[0],
+    )
+    add_device_arguments(parser, camera="auto", button="none", led="none")
+    parser.add_argument("--db", type=Path, default=None, help="SQLite file of the games")
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
+    parser.add_argument("--port", type=int, default=8080, help="port to listen on (8080)")
+    parser.add_argument("--lang", choices=LANGS, default="en", help="the kiosk's language")
+    parser.add_argument(
+        "--threads", type=int, default=32, help="worker threads (each open page holds one)"
+    )
+    parser.add_argument("--frames", type=int, default=3, help="frames captured per press")
+    parser.set_defaults(run=run)
+
+
+class RendererReader:
+    """The demo's stand-in reader: the renderer tells which dice it drew.
+
+    Used only when the demo camera runs and no dice reader is installed, so that
+    ``make run`` on a laptop plays by pressing "Throw complete". Every die gets
+    confidence 1.0; the pages say the reader is the demo's.
+    """
+
+    def __init__(self, camera: Any) -> None:
+        self.camera = camera
+
+    def read(self, frame: Any) -> Any:
+        from scorer.vision.reading import Die, Reading
+
+        source = getattr(self.camera, "adapter", None) or self.camera
+        values = tuple(getattr(source, "last_values", ()) or ())
+        height, width = frame.shape[:2]
+        step = width // max(1, len(values) + 1)
+        dice = tuple(
+            Die(int(v), "pips", 1.0, (step * (i + 1) - step // 3, height // 2 - step // 3, 0, 0))
+            for i, v in enumerate(values)
+        )
+        return Reading(dice=dice, ms=0.0)
+
+
+def build_table(args: argparse.Namespace) -> Any:
+    """The table with the devices the command line names; faults degrade, never abort."""
+    from scorer.bus import Bus
+    from scorer.datadir import default_db
+    from scorer.devices import open_camera
+    from scorer.store import Store
+    from scorer.table import Table, load_reader
+
+    db = Path(args.db) if args.db else default_db()
+    db.parent.mkdir(parents=True, exist_ok=True)
+    store = Store(db)
+    bus = Bus()
+    holder: dict[str, Any] = {}
+
+    def on_health(problem: str | None) -> None:
+        table = holder.get("table")
+        if table is not None:
+            table.on_camera_health(problem)
+
+    camera = open_camera(args.camera, on_health=on_health)
+    reader = load_reader() if camera is not None else None
+    if camera is not None and reader is None and getattr(camera, "name", "") == "demo":
+        reader = RendererReader(camera)
+    table = Table(store, bus, camera=camera, reader=reader, photos=db.parent / "photos")
+    table.frames = max(1, args.frames)
+    if isinstance(reader, RendererReader):
+        table.status.extra["reader_kind"] = "demo"
+    holder["table"] = table
+    why = getattr(camera, "why", "")
+    if why:
+        log.info("camera: %s", why)
+    return table
+
+
+def attach_button(table: Any, spec: str) -> Any:
+    """The push button: a press throws, a long press undoes; None when there is none."""
+    from scorer.devices import open_button
+
+    def on_hold() -> None:
+        current = table.current()
+        if current is None:
+            return
+        try:
+            table.undo(current[0])
+        except ScorerError as err:
+            table.say(str(err))
+            table.publish()
+
+    return open_button(spec, on_press=lambda: table.press("button"), on_hold=on_hold)
+
+
+def run(args: argparse.Namespace) -> int:
+    import waitress
+
+    from web import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    table = build_table(args)
+    button = attach_button(table, args.button)
+    led = None
+    if args.led != "none":
+        from scorer.devices import open_status_led
+
+        led = open_status_led(args.led)
+        if led is not None:
+            led.ready()
+    app = create_app({"TABLE": table, "LANG": args.lang})
+    table.start()
+    server = waitress.create_server(
+        app, host=args.host, port=args.port, threads=args.threads, channel_timeout=30
+    )
+    stopping = threading.Event()
+
+    def stop(signum: int, frame: Any) -> None:
+        if not stopping.is_set():
+            stopping.set()
+            table.close()
+            server.close()
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    host = "localhost" if args.host in ("0.0.0.0", "::") else args.host
+    print(f"scorer: serving http://{host}:{server.effective_port}/", file=sys.stderr, flush=True)
+    try:
+        from scorer.devices.watchdog import ready
+
+        ready()
+    except Exception:  # systemd notify is optional
+        pass
+    try:
+        server.run()
+    except OSError:
+        if not stopping.is_set():
+            raise
+    finally:
+        table.close()
+        for device in (button, led):
+            if device is not None:
+                device.close()
+        table.store.close()
+    return 0

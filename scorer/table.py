@@ -1,0 +1,675 @@
+"""The table: a press becomes a throw on the scoresheet, and every page hears of it.
+
+A press (the push button, the page's "Throw complete" button or the kiosk's space
+bar) captures a few frames, reads the dice and applies the throw to the current
+game; corrections, holds, writes and undo come from the pages. Every change goes
+through the store (one event, one transaction) and then to the bus as the full
+state, so the kiosk and every phone show the same sheet.
+
+What the camera cannot settle, a person does: dice read with low confidence stay
+"unsure" until tapped, and a reading with the wrong number of dice waits as a
+*pending* throw until the dice are typed in. Without a camera or a reader the
+game goes on by typing the dice in.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Protocol
+
+from scorer.bus import Bus
+from scorer.errors import ForbiddenMove, ScorerError
+
+log = logging.getLogger(__name__)
+
+UNSURE_BELOW = 0.6
+"""A die read with less confidence than this waits for a tap (the reader's own threshold)."""
+
+FRAMES_PER_PRESS = 3
+"""Frames captured per press; the reader votes over them."""
+
+PRESS_GAP_SECONDS = 0.4
+"""Presses closer together than this are one press (a bouncing or held button)."""
+
+
+class Camera(Protocol):
+    def capture(self) -> Any: ...
+
+
+class Reader(Protocol):
+    def read(self, frame: Any) -> Any: ...
+
+
+class CameraUnavailable(ForbiddenMove):
+    """No camera, or it failed: the dice must be typed in."""
+
+
+class TableBusy(ForbiddenMove):
+    """A reading is already running; this press is ignored."""
+
+
+@dataclass
+class Pending:
+    """A reading the table could not apply by itself: the player types the dice in."""
+
+    game_id: int
+    values: list[int]
+    expected: int
+    message: str
+    photo: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "game_id": self.game_id,
+            "values": self.values,
+            "expected": self.expected,
+            "message": self.message,
+            "photo": self.photo,
+        }
+
+
+@dataclass
+class Status:
+    """What the pages show about the table itself, beside the game."""
+
+    camera: str = "none"
+    camera_message: str = "No camera: type the dice in."
+    reader: str = "unavailable"
+    busy: bool = False
+    message: str = ""
+    message_id: int = 0
+    pending: Pending | None = None
+    presses: int = 0
+    ignored: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "camera": self.camera,
+            "camera_message": self.camera_message,
+            "reader": self.reader,
+            "busy": self.busy,
+            "message": self.message,
+            "message_id": self.message_id,
+            "pending": self.pending.to_dict() if self.pending else None,
+            "presses": self.presses,
+            "ignored": self.ignored,
+            **self.extra,
+        }
+
+
+def load_reader() -> Reader | None:
+    """The dice reader, if the vision package has landed and loads; None otherwise."""
+    try:
+        from scorer.vision import Reader as VisionReader  # type: ignore[attr-defined]
+
+        return VisionReader()
+    except Exception as err:  # a missing model file is as fatal here as a missing module
+        log.warning("dice reader unavailable: %s", err)
+        return None
+
+
+class Table:
+    """The orchestrator: press -> capture -> read -> game -> store -> bus.
+
+    >>> from scorer.store import Store                           # doctest: +SKIP
+    >>> table = Table(Store("/tmp/t.sqlite3"), Bus(), camera=None) # doctest: +SKIP
+    >>> game_id, _ = table.new_game(Setup(ruleset="generala", players=("A", "B")))  # +SKIP
+    >>> table.throw(game_id, dice=[1, 2, 3, 4, 5])                 # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        store: Any,
+        bus: Bus | None = None,
+        camera: Camera | None = None,
+        reader: Reader | None = None,
+        *,
+        photos: Path | None = None,
+        frames: int = FRAMES_PER_PRESS,
+        unsure_below: float = UNSURE_BELOW,
+        press_gap: float = PRESS_GAP_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.store = store
+        self.bus = bus or Bus()
+        self.camera = camera
+        self.reader = reader
+        self.photos = photos
+        self.frames = frames
+        self.unsure_below = unsure_below
+        self.press_gap = press_gap
+        self.clock = clock
+        self.rng = rng or random.Random()
+        self.current_game_id: int | None = None
+        self._act_lock = threading.RLock()
+        self._busy_lock = threading.Lock()
+        self._last_press = float("-inf")
+        self._message_ids = 0
+        self._stop = threading.Event()
+        self._ticker: threading.Thread | None = None
+        self._turn_key: tuple[Any, ...] | None = None
+        self._turn_deadline: float | None = None
+        self.status = Status()
+        self.region: list[float] | None = None
+        self.last_frame: Any = None
+        self._describe_devices()
+
+    # -- devices ----------------------------------------------------------------
+
+    def _describe_devices(self) -> None:
+        """Refresh what the pages say about the camera and the reader."""
+        if self.camera is None:
+            self.status.camera = "none"
+            self.status.camera_message = "No camera: type the dice in."
+        else:
+            problem = None
+            health = getattr(self.camera, "health", None)
+            if callable(health):
+                try:
+                    problem = health()
+                except Exception as err:  # a health check must not break the page
+                    problem = str(err)
+            name = str(getattr(self.camera, "name", "camera"))
+            if problem:
+                self.status.camera = "failed"
+                self.status.camera_message = (
+                    f"Camera problem ({name}): {problem}. Type the dice in meanwhile."
+                )
+            else:
+                self.status.camera = "ok"
+                self.status.camera_message = f"Camera: {name}"
+        self.status.reader = "ok" if self.reader is not None else "unavailable"
+        if self.camera is not None and self.reader is None:
+            self.status.camera_message += " (no dice reader: type the dice in)"
+
+    def camera_failed(self, problem: str) -> None:
+        """The camera broke mid-game: say so plainly; typing the dice in still works."""
+        self.status.camera = "failed"
+        self.status.camera_message = f"Camera problem: {problem}. Type the dice in meanwhile."
+        log.warning("camera failed: %s", problem)
+
+    def on_camera_health(self, problem: str | None) -> None:
+        """The camera's own watcher saw it fail or come back: tell every page."""
+        self._describe_devices()
+        self.publish()
+
+    def can_read(self) -> bool:
+        return self.camera is not None and self.reader is not None
+
+    # -- games --------------------------------------------------------------------
+
+    def new_game(self, setup: Any) -> tuple[int, Any]:
+        """Start a game at the table; it becomes the one the button throws for."""
+        with self._act_lock:
+            game_id, game = self.store.create(setup)
+            self.current_game_id = game_id
+            self.status.pending = None
+        self.publish(game_id, game)
+        return game_id, game
+
+    def load(self, game_id: int) -> Any:
+        return self.store.load(game_id)
+
+    def current(self) -> tuple[int, Any] | None:
+        """The game the table plays now: the last one started, else the newest unfinished."""
+        if self.current_game_id is None:
+            for summary in sorted(self.store.games(), key=lambda s: s["id"], reverse=True):
+                if not summary.get("finished"):
+                    self.current_game_id = int(summary["id"])
+                    break
+        if self.current_game_id is None:
+            return None
+        return self.current_game_id, self.store.load(self.current_game_id)
+
+    def select(self, game_id: int) -> Any:
+        """Make a stored game the table's current one (resume it)."""
+        game = self.store.load(game_id)
+        self.current_game_id = game_id
+        self.publish(game_id, game)
+        return game
+
+    def view(self, game_id: int, game: Any | None = None) -> dict[str, Any]:
+        """The state the API and the pages send: the game's state plus what the table adds."""
+        game = game if game is not None else self.store.load(game_id)
+        state = dict(game.state())
+        state["id"] = game_id
+        if state.get("timer"):
+            deadline = self.deadline(game_id, state)
+            remaining = None if deadline is None else round(max(0.0, deadline - time.time()), 2)
+            state["timer"] = dict(state["timer"], deadline=deadline, remaining=remaining)
+        if self.camera is not None and self.status.camera != "failed":
+            self._describe_devices()
+        state["table"] = self.status.to_dict()
+        state["table"]["current_game"] = self.current_game_id
+        return state
+
+    def deadline(self, game_id: int, state: dict[str, Any]) -> float | None:
+        """When the current turn's timer runs out (epoch seconds); a new turn restarts it."""
+        if state.get("finished") or not state.get("timer"):
+            return None
+        key = (game_id, state.get("round"), state.get("current_player"), state.get("extra_turns"))
+        if self._turn_key != key:
+            self._turn_key = key
+            self._turn_deadline = time.time() + float(state["timer"]["seconds"])
+        return self._turn_deadline
+
+    def publish(self, game_id: int | None = None, game: Any | None = None) -> None:
+        """Send the full state to every page (the game's, or the table's status alone)."""
+        if game_id is None:
+            game_id = self.current_game_id
+        if game_id is None:
+            self.bus.publish("table", {"table": self.status.to_dict()})
+            return
+        try:
+            self.bus.publish("state", self.view(game_id, game))
+        except ScorerError as err:  # the game vanished: tell the pages about the table alone
+            log.warning("cannot publish game %s: %s", game_id, err)
+            self.bus.publish("table", {"table": self.status.to_dict()})
+
+    def say(self, message: str) -> None:
+        """A short line every page shows (a press ignored, a camera fault...)."""
+        self._message_ids += 1
+        self.status.message = message
+        self.status.message_id = self._message_ids
+
+    # -- acting on a game -------------------------------------------------------------
+
+    def act(self, game_id: int, event: dict[str, Any], version: int | None = None) -> Any:
+        """Validate and store one event, then publish; nothing changes on an error."""
+        with self._act_lock:
+            game = self.store.act(game_id, event, expected_version=version)
+            if event["type"] in {"throw", "undo", "write", "scratch"}:
+                self._clear_pending(game_id)
+            self.current_game_id = game_id
+        self.publish(game_id, game)
+        return game
+
+    def _clear_pending(self, game_id: int) -> None:
+        if self.status.pending and self.status.pending.game_id == game_id:
+            self.status.pending = None
+
+    def throw(
+        self,
+        game_id: int,
+        dice: Sequence[int] | None = None,
+        version: int | None = None,
+    ) -> Any:
+        """A throw typed in (``dice``), or read from the camera when ``dice`` is None."""
+        if dice is not None:
+            return self.act(
+                game_id, {"type": "throw", "dice": list(dice), "reading": None}, version
+            )
+        return self.capture_throw(game_id, version)
+
+    def correct(self, game_id: int, index: int, value: int, version: int | None = None) -> Any:
+        return self.act(game_id, {"type": "correct", "index": index, "value": value}, version)
+
+    def hold(self, game_id: int, held: Sequence[int], version: int | None = None) -> Any:
+        return self.act(game_id, {"type": "hold", "held": list(held)}, version)
+
+    def write(self, game_id: int, cell: str, version: int | None = None) -> Any:
+        return self.act(game_id, {"type": "write", "cell": cell}, version)
+
+    def scratch(self, game_id: int, cell: str, version: int | None = None) -> Any:
+        return self.act(game_id, {"type": "scratch", "cell": cell}, version)
+
+    def undo(self, game_id: int, version: int | None = None) -> Any:
+        return self.act(game_id, {"type": "undo"}, version)
+
+    # -- the press ----------------------------------------------------------------
+
+    def press(self, source: str = "button") -> bool:
+        """A "throw complete" press from the button or keyboard: read in the background.
+
+        Returns False (and says why on every page) when the press is ignored: a
+        reading still runs, the press bounced, or there is no game or camera.
+        """
+        now = self.clock()
+        if now - self._last_press < self.press_gap:
+            self.status.ignored += 1
+            return False
+        self._last_press = now
+        if not self._busy_lock.acquire(blocking=False):
+            self.status.ignored += 1
+            self.say("Still reading the dice: press ignored.")
+            self.publish()
+            return False
+        try:
+            target = self._press_target()
+        except ScorerError as err:
+            self._busy_lock.release()
+            self.say(str(err))
+            self.publish()
+            return False
+        self.status.presses += 1
+        worker = threading.Thread(
+            target=self._press_worker, args=(target, source), name="table-press", daemon=True
+        )
+        worker.start()
+        return True
+
+    def _press_target(self) -> int:
+        current = self.current()
+        if current is None:
+            raise ForbiddenMove("No game at the table: start one on the setup page.")
+        if not self.can_read():
+            raise CameraUnavailable(self.status.camera_message or "No camera: type the dice in.")
+        return current[0]
+
+    def _press_worker(self, game_id: int, source: str) -> None:
+        try:
+            self._capture_locked(game_id, None)
+        except ScorerError as err:
+            self.say(str(err))
+            self.publish(game_id)
+        except Exception as err:  # a worker thread must never die silently
+            log.exception("press from %s failed", source)
+            self.say(f"The throw could not be read: {err}")
+            self.publish(game_id)
+        finally:
+            self._busy_lock.release()
+
+    def capture_throw(self, game_id: int, version: int | None = None) -> Any:
+        """Capture, read and apply a throw now (the API's bodiless POST /throw)."""
+        if not self.can_read():
+            raise CameraUnavailable(self.status.camera_message or "No camera: type the dice in.")
+        if not self._busy_lock.acquire(blocking=False):
+            self.status.ignored += 1
+            self.say("Still reading the dice: press ignored.")
+            self.publish(game_id)
+            raise TableBusy("Still reading the dice: press ignored.")
+        try:
+            return self._capture_locked(game_id, version)
+        finally:
+            self._busy_lock.release()
+
+    def _capture_locked(self, game_id: int, version: int | None) -> Any:
+        game = self.store.load(game_id)
+        state = game.state()
+        if state.get("finished"):
+            raise ForbiddenMove("The game is over.")
+        self.status.busy = True
+        self.say("Reading the dice...")
+        self.publish(game_id, game)
+        try:
+            frames = self._grab()
+            reading = self._read(frames)
+            photo = self._save_photo(game_id, frames[-1])
+        finally:
+            self.status.busy = False
+        event = self.throw_event(state, reading, photo)
+        if event is None:
+            values = [d.value for d in reading.dice]
+            expected = self.dice_in_play(state)
+            self.status.pending = Pending(
+                game_id,
+                values,
+                expected,
+                f"Saw {len(values)} dice, expected {expected}: check the dice and type them in.",
+                photo,
+            )
+            self.say(self.status.pending.message)
+            self.publish(game_id)
+            return self.store.load(game_id)
+        self.say("")
+        return self.act(game_id, event, version)
+
+    def _grab(self) -> list[Any]:
+        assert self.camera is not None
+        try:
+            frames = list(self.camera.capture(frames=max(1, self.frames)))
+        except Exception as err:  # CameraError, or anything a driver throws
+            self.camera_failed(getattr(err, "problem", None) or str(err))
+            raise CameraUnavailable(self.status.camera_message) from err
+        if not frames:
+            self.camera_failed("no picture came back")
+            raise CameraUnavailable(self.status.camera_message)
+        self._describe_devices()
+        return frames
+
+    def _read(self, frames: list[Any]) -> Any:
+        assert self.reader is not None
+        self.last_frame = frames[-1]
+        crops = [self._crop(f) for f in frames]
+        votes = getattr(self.reader, "read_votes", None)
+        if callable(votes) and len(crops) > 1:
+            reading = votes(crops)
+        else:
+            reading = self.reader.read(crops[-1])
+        return self._uncrop(reading, frames[-1])
+
+    # -- the tray region and the camera page ----------------------------------------
+
+    def set_region(self, region: Sequence[float] | None) -> None:
+        """The part of the picture where the tray is, as fractions [x, y, w, h]; None: all."""
+        if region is None:
+            self.region = None
+            return
+        values = [float(v) for v in region]
+        if len(values) != 4 or not all(0.0 <= v <= 1.0 for v in values):
+            raise ScorerError("the tray region is [x, y, w, h], each a fraction 0..1")
+        x, y, w, h = values
+        if w < 0.05 or h < 0.05 or x + w > 1.0001 or y + h > 1.0001:
+            raise ScorerError("the tray region must lie inside the picture and not be tiny")
+        self.region = values
+
+    def _pixels(self, frame: Any) -> tuple[int, int, int, int]:
+        height, width = frame.shape[:2]
+        if not self.region:
+            return 0, 0, width, height
+        x, y, w, h = self.region
+        return int(x * width), int(y * height), max(1, int(w * width)), max(1, int(h * height))
+
+    def _crop(self, frame: Any) -> Any:
+        if not self.region:
+            return frame
+        x, y, w, h = self._pixels(frame)
+        return frame[y : y + h, x : x + w]
+
+    def _uncrop(self, reading: Any, frame: Any) -> Any:
+        if not self.region:
+            return reading
+        import dataclasses
+
+        x0, y0, _, _ = self._pixels(frame)
+        try:
+            dice = tuple(
+                dataclasses.replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3]))
+                for d in reading.dice
+            )
+            return dataclasses.replace(reading, dice=dice)
+        except (TypeError, AttributeError, IndexError):
+            return reading
+
+    def test_read(self) -> dict[str, Any]:
+        """Capture and read without touching any game (the camera page's "Test read")."""
+        if self.camera is None:
+            raise CameraUnavailable(self.status.camera_message)
+        if not self._busy_lock.acquire(blocking=False):
+            raise TableBusy("Still reading the dice: try again in a moment.")
+        try:
+            frames = self._grab()
+            self.last_frame = frames[-1]
+            if self.reader is None:
+                return {"dice": [], "unsure": [], "ms": 0, "message": self.status.camera_message}
+            reading = self._read(frames)
+        finally:
+            self._busy_lock.release()
+        to_dict = getattr(reading, "to_dict", None)
+        out = to_dict() if callable(to_dict) else {"dice": []}
+        height, width = frames[-1].shape[:2]
+        out["size"] = [int(width), int(height)]
+        return out
+
+    def preview_jpeg(self) -> bytes | None:
+        """A picture of the tray for the camera page: live cameras shoot, others show the last."""
+        import cv2
+
+        frame = self.last_frame
+        shoot = self.camera is not None and (frame is None or getattr(self.camera, "live", False))
+        if shoot and self._busy_lock.acquire(blocking=False):
+            try:
+                frame = self.camera.capture(frames=1)[-1]
+                self.last_frame = frame
+            except Exception as err:
+                self.camera_failed(getattr(err, "problem", None) or str(err))
+            finally:
+                self._busy_lock.release()
+        if frame is None:
+            return None
+        ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        return data.tobytes() if ok else None
+
+    def _save_photo(self, game_id: int, frame: Any) -> str | None:
+        if self.photos is None:
+            return None
+        try:
+            import cv2
+
+            stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
+            relative = Path(f"game-{game_id}") / f"{stamp}.jpg"
+            target = self.photos / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if not cv2.imwrite(str(target), frame, [cv2.IMWRITE_JPEG_QUALITY, 85]):
+                return None
+            return relative.as_posix()
+        except Exception as err:  # a full disk must not stop the game
+            log.warning("photo not saved: %s", err)
+            return None
+
+    # -- turning a reading into a throw ----------------------------------------------
+
+    @staticmethod
+    def dice_in_play(state: dict[str, Any]) -> int:
+        info = state.get("ruleset_info") or {}
+        return int(info.get("dice") or len(state.get("dice") or []) or 5)
+
+    def held_dice(self, state: dict[str, Any]) -> dict[int, int]:
+        """Index -> value of the dice kept from the last throw (none at a turn's start)."""
+        return {i: d["value"] for i, d in enumerate(state.get("dice") or []) if d.get("held")}
+
+    def throw_event(self, state: dict[str, Any], reading: Any, photo: str | None) -> dict | None:
+        """The throw event for a reading, or None when the count does not fit.
+
+        The camera may still see the held dice (all dice read: the held values are
+        taken out of the reading) or only the thrown ones (as many as not held).
+        The event always lists every die, held ones at their places.
+        """
+        total = self.dice_in_play(state)
+        held = self.held_dice(state)
+        seen = list(reading.dice)
+        if len(seen) == total and held:
+            rest = list(seen)
+            for value in held.values():
+                match = next((d for d in rest if d.value == value), None)
+                if match is None:
+                    return None
+                rest.remove(match)
+            seen = rest
+        if len(seen) != total - len(held):
+            return None
+        thrown = iter(seen)
+        dice: list[int] = []
+        confidence: list[float] = []
+        boxes: list[list[int] | None] = []
+        faces: list[str | None] = []
+        for index in range(total):
+            if index in held:
+                dice.append(held[index])
+                confidence.append(1.0)
+                boxes.append(None)
+                faces.append(None)
+            else:
+                die = next(thrown)
+                dice.append(int(die.value))
+                confidence.append(round(float(die.confidence), 4))
+                boxes.append([int(v) for v in die.box])
+                faces.append(getattr(die, "face", None))
+        return {
+            "type": "throw",
+            "dice": dice,
+            "virtual": False,
+            "reading": {
+                "confidence": confidence,
+                "photo": photo,
+                "boxes": boxes,
+                "faces": faces,
+                "unsure": [
+                    i for i, c in enumerate(confidence) if i not in held and c < self.unsure_below
+                ],
+                "ms": round(float(getattr(reading, "ms", 0.0)), 2),
+            },
+        }
+
+    # -- the turn timer ---------------------------------------------------------------
+
+    def tick(self, now: float | None = None) -> bool:
+        """Apply the timeout of the current game if its turn timer ran out; True if it did."""
+        current = self.current_game_id
+        if current is None:
+            return False
+        with self._act_lock:
+            try:
+                game = self.store.load(current)
+            except ScorerError:
+                return False
+            state = game.state()
+            deadline = self.deadline(current, state)
+            if deadline is None or (now if now is not None else time.time()) < deadline:
+                return False
+            try:
+                for event in game.timeout_events(self.rng):
+                    game = self.store.act(current, event)
+            except ScorerError as err:
+                self.say(f"Time is up, but: {err}")
+                self._turn_deadline = None
+                self.publish(current, game)
+                return False
+            self.say("Time is up: the best cell was written.")
+        self.publish(current, game)
+        return True
+
+    def start(self, interval: float = 0.5) -> None:
+        """Run the turn timer in a background thread until :meth:`close`."""
+        if self._ticker is not None:
+            return
+
+        def loop() -> None:
+            while not self._stop.wait(interval):
+                try:
+                    self.tick()
+                except Exception:
+                    log.exception("timer tick failed")
+
+        self._ticker = threading.Thread(target=loop, name="table-timer", daemon=True)
+        self._ticker.start()
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._ticker is not None:
+            self._ticker.join(timeout=2)
+        self.bus.close()
+        closer = getattr(self.camera, "close", None)
+        if callable(closer):
+            with contextlib.suppress(Exception):
+                closer()
+
+
+__all__ = [
+    "CameraUnavailable",
+    "Pending",
+    "Status",
+    "Table",
+    "TableBusy",
+    "load_reader",
+]

@@ -1,0 +1,85 @@
+"""What the screen calls each cell and bonus, in the words players use.
+
+Cell ids are canonical (RULES.md); the names are English message ids that the
+Russian and Ukrainian catalogues translate (seed 004's Russian, seed 001's
+Ukrainian). A few cells share an id across rulesets but not a name (generala's
+``poker`` is four alike), so a ruleset may override a name.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+
+CELL_NAMES: dict[str, Any] = {
+    "ones": _l("Ones"),
+    "twos": _l("Twos"),
+    "threes": _l("Threes"),
+    "fours": _l("Fours"),
+    "fives": _l("Fives"),
+    "sixes": _l("Sixes"),
+    "three_of_a_kind": _l("Three of a kind"),
+    "four_of_a_kind": _l("Four of a kind"),
+    "full_house": _l("Full house"),
+    "small_straight": _l("Small straight"),
+    "large_straight": _l("Large straight"),
+    "yahtzee": _l("Yahtzee"),
+    "chance": _l("Chance"),
+    "one_pair": _l("One pair"),
+    "pair": _l("Pair"),
+    "two_pairs": _l("Two pairs"),
+    "yatzy": _l("Yatzy"),
+    "choice": _l("Choice"),
+    "yacht": _l("Yacht"),
+    "escalera": _l("Escalera"),
+    "full": _l("Full"),
+    "poker": _l("Poker"),
+    "generala": _l("Generala"),
+    "double_generala": _l("Double generala"),
+    "hand": _l("Hand"),
+}
+
+RULESET_CELL_NAMES: dict[str, dict[str, Any]] = {
+    "generala": {"poker": _l("Poker (4)")},
+}
+
+BONUS_NAMES: dict[str, Any] = {
+    "upper_bonus": _l("Bonus"),
+    "yahtzee_bonus": _l("Yahtzee bonus"),
+    "premium": _l("Premium"),
+}
+
+RULESET_NAMES: dict[str, Any] = {
+    "yahtzee": _l("Yahtzee (classic, 13 cells)"),
+    "yatzy": _l("Yatzy (Scandinavian, 15 cells)"),
+    "yacht": _l("Yacht (12 cells)"),
+    "generala": _l("Generala (11 cells)"),
+    "poker_ru": _l("Dice poker (Russian, two parts)"),
+    "poker_ua": _l("Dice poker (Ukrainian, two parts)"),
+    "poker_dice": _l("Poker dice (best hand wins)"),
+}
+
+
+def cell_name(ruleset: str, cell: str) -> str:
+    """The translated name of a cell as this ruleset calls it."""
+    name = RULESET_CELL_NAMES.get(ruleset, {}).get(cell) or CELL_NAMES.get(cell)
+    return str(name) if name is not None else cell.replace("_", " ").capitalize()
+
+
+def bonus_name(bonus: str) -> str:
+    name = BONUS_NAMES.get(bonus)
+    return str(name) if name is not None else bonus.replace("_", " ").capitalize()
+
+
+def ruleset_name(ruleset: str) -> str:
+    name = RULESET_NAMES.get(ruleset)
+    return str(name) if name is not None else ruleset
+
+
+def names_for(ruleset: str, cells: list[str], bonuses: list[str]) -> dict[str, dict[str, str]]:
+    """Every name a page needs to draw one ruleset's sheet, for the page's JS."""
+    return {
+        "cells": {cell: cell_name(ruleset, cell) for cell in cells},
+        "bonuses": {b: bonus_name(b) for b in set(bonuses) | set(BONUS_NAMES)},
+    }

@@ -1,0 +1,239 @@
+"""The pages: kiosk ``/``, phone ``/play``, ``/setup``, ``/camera`` and ``/history``.
+
+Pages are server-rendered Jinja with the current state embedded; one small
+script (``static/app.js``) re-renders the live parts from each SSE event. All
+changes go through the JSON API, never through page forms.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    make_response,
+    render_template,
+    request,
+    send_from_directory,
+)
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from scorer.errors import ScorerError
+from web.language import LANGUAGES
+from web.names import (
+    BONUS_NAMES,
+    CELL_NAMES,
+    RULESET_CELL_NAMES,
+    RULESET_NAMES,
+    ruleset_name,
+)
+
+bp = Blueprint("pages", __name__)
+
+
+def table() -> Any:
+    return current_app.config["TABLE"]
+
+
+def strings() -> dict[str, Any]:
+    """Every word the script draws, in the page's language."""
+    return {
+        "cells": {cell: str(name) for cell, name in CELL_NAMES.items()},
+        "ruleset_cells": {
+            r: {c: str(n) for c, n in names.items()} for r, names in RULESET_CELL_NAMES.items()
+        },
+        "bonuses": {b: str(n) for b, n in BONUS_NAMES.items()},
+        "round_n": _("Round %(n)s", n="{n}"),
+        "throw_n": _("Throw %(n)s of %(of)s", n="{n}", of="{of}"),
+        "throw_none": _("Throw the dice"),
+        "round": _("Round"),
+        "total": _("Total"),
+        "write": _("Write"),
+        "strike": _("Strike"),
+        "commit": _("Commit"),
+        "stand": _("Stand on this hand"),
+        "hold": _("Hold"),
+        "release": _("Release"),
+        "held": _("held"),
+        "confirm": _("Confirm"),
+        "tap_to_confirm": _("tap to confirm"),
+        "pick_cell": _("Tap a cell to write"),
+        "die_n": _("Die %(n)s", n="{n}"),
+        "its_turn": _("%(name)s's turn", name="{name}"),
+        "winner": _("Winner"),
+        "winners": _("Game over. Winner: %(names)s", names="{names}"),
+        "no_game": _("No game yet: open Setup to start one."),
+        "reading": _("Reading the dice..."),
+        "typed_hint": _("Type the dice, e.g. 44235"),
+        "type_dice": _("Type dice"),
+        "settlement": _("Settlement"),
+        "time_up": _("Time is up"),
+        "hands": {
+            "five_of_a_kind": _("Five of a kind"),
+            "four_of_a_kind": _("Four of a kind"),
+            "full_house": _("Full house"),
+            "straight": _("Straight"),
+            "three_of_a_kind": _("Three of a kind"),
+            "two_pairs": _("Two pairs"),
+            "pair": _("Pair"),
+            "high_card": _("High card"),
+        },
+        "camera_none": _("No camera: type the dice in."),
+        "camera_failed": _("Camera problem: type the dice in meanwhile."),
+        "stale": _("Someone else moved first: here is the fresh state."),
+        "offline": _("Connection lost: reconnecting..."),
+        "hint": _("Hint"),
+        "rulesets": {r: ruleset_name(r) for r in RULESET_NAMES},
+    }
+
+
+def initial_state() -> dict[str, Any] | None:
+    try:
+        current = table().current()
+    except ScorerError:
+        return None
+    if current is None:
+        return None
+    return table().view(*current)
+
+
+def render_table_page(template: str, page: str) -> str:
+    state = initial_state()
+    return render_template(
+        template,
+        page=page,
+        state=state,
+        strings=strings(),
+        table_status=table().status.to_dict(),
+        ruleset_title=ruleset_name(state["ruleset"]) if state else "",
+    )
+
+
+@bp.after_app_request
+def remember_language(response: Response) -> Response:
+    lang = request.args.get("lang")
+    if lang in LANGUAGES:
+        response.set_cookie("lang", lang, max_age=3600 * 24 * 365, samesite="Lax")
+    return response
+
+
+@bp.app_context_processor
+def page_globals() -> dict[str, Any]:
+    return {"locale": str(get_locale() or "en"), "ruleset_name": ruleset_name}
+
+
+@bp.get("/")
+def kiosk() -> str:
+    return render_table_page("kiosk.html", "kiosk")
+
+
+@bp.get("/play")
+def play() -> str:
+    return render_table_page("play.html", "play")
+
+
+@bp.get("/setup")
+def setup() -> str:
+    from scorer.game import DICE_KINDS, MAX_PLAYERS, TIMER_CHOICES
+    from scorer.rules import RULESET_IDS, get_ruleset
+
+    rulesets = [get_ruleset(r).describe() for r in RULESET_IDS]
+    unfinished = [g for g in table().store.games() if not g.get("finished")][:8]
+    return render_template(
+        "setup.html",
+        page="setup",
+        rulesets=rulesets,
+        dice_kinds=DICE_KINDS,
+        timers=TIMER_CHOICES,
+        max_players=MAX_PLAYERS,
+        unfinished=unfinished,
+        strings=strings(),
+    )
+
+
+@bp.get("/camera")
+def camera() -> str:
+    return render_template(
+        "camera.html",
+        page="camera",
+        strings=strings(),
+        table_status=table().status.to_dict(),
+        region=table().region,
+        live=bool(getattr(table().camera, "live", False)),
+    )
+
+
+@bp.get("/camera/preview.jpg")
+def camera_preview() -> Response:
+    jpeg = table().preview_jpeg()
+    if jpeg is None:
+        abort(404)
+    response = make_response(jpeg)
+    response.headers["Content-Type"] = "image/jpeg"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/history")
+def history() -> str:
+    games = table().store.games()
+    return render_template("history.html", page="history", games=games, strings=strings())
+
+
+@bp.get("/history/<int:game_id>")
+def history_game(game_id: int) -> str:
+    try:
+        state = table().view(game_id)
+        log = table().store.events(game_id)
+    except ScorerError:
+        abort(404)
+    rows = history_rows(log)
+    return render_template(
+        "history_game.html",
+        page="history",
+        state=state,
+        rows=rows,
+        strings=strings(),
+        cell_label=lambda cell: cell_label(state["ruleset"], cell),
+        state_json=json.dumps(state),
+    )
+
+
+def cell_label(ruleset: str, cell: str) -> str:
+    from web.names import cell_name
+
+    if cell.startswith("round_"):
+        return _("Round %(n)s", n=cell.split("_", 1)[1])
+    return cell_name(ruleset, cell)
+
+
+def history_rows(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The log as the history page shows it: each throw with its corrections beside it."""
+    rows: list[dict[str, Any]] = []
+    last_throw: dict[str, Any] | None = None
+    for entry in log:
+        event = entry["event"]
+        row = {"seq": entry["seq"], "at": entry["at"], "event": event, "corrections": []}
+        if event.get("type") == "throw":
+            reading = event.get("reading") or {}
+            row["confidence"] = reading.get("confidence") or []
+            row["photo"] = reading.get("photo")
+            last_throw = row
+        elif event.get("type") == "correct" and last_throw is not None:
+            last_throw["corrections"].append(event)
+        rows.append(row)
+    return rows
+
+
+@bp.get("/photos/<path:name>")
+def photo(name: str) -> Response:
+    folder = current_app.config.get("PHOTOS")
+    if not folder:
+        abort(404)
+    return send_from_directory(Path(folder), name, max_age=3600)

@@ -1,0 +1,646 @@
+// The pages' one script: draws the table from the state, sends moves to the JSON API,
+// and re-draws from every Server-Sent Event. No framework, no build step: the Pi is offline.
+"use strict";
+
+(function () {
+  const page = document.body.dataset.page;
+  const T = readJson("strings") || {};
+  let state = readJson("state");
+  let selectedCell = null;
+  let pickerIndex = null;
+  let deadlineAt = null; // local ms when the turn timer runs out
+  let lastMessageId = 0;
+  let shownVersion = -1;
+
+  function readJson(id) {
+    const el = document.getElementById(id);
+    if (!el) return null;
+    try { return JSON.parse(el.textContent); } catch (e) { return null; }
+  }
+
+  function $(id) { return document.getElementById(id); }
+
+  function fill(template, values) {
+    return String(template).replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+  }
+
+  function el(tag, attrs, children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === null || value === undefined || value === false) continue;
+      if (key === "text") node.textContent = value;
+      else if (key === "class") node.className = value;
+      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "dataset") Object.assign(node.dataset, value);
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of [].concat(children || [])) {
+      if (child !== null && child !== undefined) {
+        node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+      }
+    }
+    return node;
+  }
+
+  // -- talking to the server --------------------------------------------------------
+
+  let toastTimer = null;
+  function toast(message, kind) {
+    const box = $("toast");
+    if (!box || !message) return;
+    box.textContent = message;
+    box.dataset.kind = kind || "info";
+    box.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { box.hidden = true; }, 3500);
+  }
+
+  async function api(path, body) {
+    const options = { method: "POST", headers: { "Content-Type": "application/json" } };
+    options.body = JSON.stringify(body || {});
+    let response;
+    try {
+      response = await fetch(path, options);
+    } catch (err) {
+      toast(T.offline || "offline", "error");
+      throw err;
+    }
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) {
+      if (data.state) render(data.state);
+      toast(data.error === "StaleState" ? T.stale : data.message || response.statusText, "error");
+      const error = new Error(data.message || response.statusText);
+      error.status = response.status;
+      throw error;
+    }
+    if (data && data.ruleset) render(data);
+    else if (data && data.state && data.state.ruleset) render(data.state);
+    return data;
+  }
+
+  function gamePath(suffix) {
+    return "/api/games/" + state.id + suffix;
+  }
+
+  function move(suffix, body) {
+    if (!state) return Promise.reject(new Error("no game"));
+    return api(gamePath(suffix), Object.assign({ version: state.version }, body || {}));
+  }
+
+  // -- names ------------------------------------------------------------------------
+
+  function cellName(cell) {
+    if (cell.startsWith("round_")) return fill(T.round_n, { n: cell.slice(6) });
+    const special = (T.ruleset_cells || {})[state.ruleset] || {};
+    return special[cell] || (T.cells || {})[cell] || cell.replace(/_/g, " ");
+  }
+
+  function bonusName(bonus) {
+    return (T.bonuses || {})[bonus] || bonus.replace(/_/g, " ");
+  }
+
+  function dieLabel(die) {
+    if (die.rank) return die.rank;
+    return String(die.value);
+  }
+
+  const RANKS = ["9", "10", "J", "Q", "K", "A"];
+  const PIPS = {
+    1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9],
+  };
+
+  function dieFace(value, rank) {
+    if (rank) return el("span", { class: "rank", text: rank });
+    const face = el("span", { class: "pips", "aria-hidden": "true" });
+    for (let spot = 1; spot <= 9; spot++) {
+      face.append(el("i", { class: PIPS[value].includes(spot) ? "pip" : "" }));
+    }
+    return face;
+  }
+
+  // -- drawing ---------------------------------------------------------------------
+
+  function render(next) {
+    if (!next) return;
+    if (state && next.id !== state.id && page !== "kiosk" && page !== "play") return;
+    state = next;
+    if (state.version !== shownVersion) selectedCell = shownVersion === -1 ? selectedCell : null;
+    shownVersion = state.version;
+    const empty = $("empty");
+    if (empty) empty.hidden = true;
+    const board = $("board");
+    if (board) board.classList.remove("no-game");
+    drawBar();
+    drawDice();
+    drawSheet();
+    drawWriteBar();
+    drawStatus(state.table);
+    drawBanner();
+    const picker = $("picker");
+    if (picker && picker.open && pickerIndex !== null) openPicker(pickerIndex);
+  }
+
+  function drawBar() {
+    const name = state.players[state.current_player];
+    const who = $("current-player");
+    if (who) who.textContent = state.finished ? "" : fill(T.its_turn, { name: name });
+    const count = $("throw-count");
+    if (count) {
+      count.textContent = state.finished ? "" : state.throw
+        ? fill(T.throw_n, { n: state.throw, of: state.throws_allowed })
+        : T.throw_none;
+    }
+    const round = $("round");
+    if (round) round.textContent = fill(T.round_n, { n: state.round });
+    const title = $("ruleset-title");
+    if (title) title.textContent = (T.rulesets || {})[state.ruleset] || state.ruleset;
+    if (state.timer && state.timer.remaining !== undefined && state.timer.remaining !== null) {
+      deadlineAt = Date.now() + state.timer.remaining * 1000;
+    } else {
+      deadlineAt = null;
+    }
+    tickTimer();
+  }
+
+  function tickTimer() {
+    const box = $("timer");
+    if (!box) return;
+    if (!deadlineAt || !state || state.finished) { box.hidden = true; return; }
+    const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+    box.hidden = false;
+    box.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    box.classList.toggle("low", left <= 10);
+  }
+  setInterval(tickTimer, 250);
+
+  function drawDice() {
+    const box = $("dice");
+    if (!box) return;
+    box.replaceChildren();
+    const count = (state.ruleset_info && state.ruleset_info.dice) || 5;
+    const unsure = new Set(state.unsure || []);
+    const dice = state.dice || [];
+    for (let i = 0; i < count; i++) {
+      const die = dice[i];
+      if (!die) {
+        box.append(el("div", { class: "die blank", "aria-hidden": "true" }));
+        continue;
+      }
+      const classes = ["die"];
+      if (die.held) classes.push("held");
+      if (unsure.has(i)) classes.push("unsure");
+      if (die.corrected) classes.push("corrected");
+      if (die.rank) classes.push("card");
+      const label = [fill(T.die_n, { n: i + 1 }), dieLabel(die)];
+      if (die.held) label.push(T.held);
+      if (unsure.has(i)) label.push(T.tap_to_confirm);
+      const node = el(page === "play" ? "button" : "div", {
+        class: classes.join(" "),
+        type: page === "play" ? "button" : null,
+        "aria-label": label.join(", "),
+        dataset: { index: i, value: die.value },
+        onclick: page === "play" ? () => openPicker(i) : null,
+      }, [dieFace(die.value, die.rank)]);
+      if (unsure.has(i)) node.append(el("span", { class: "die-note", text: T.tap_to_confirm }));
+      else if (die.held) node.append(el("span", { class: "die-note", text: T.held }));
+      box.append(node);
+    }
+    const hand = $("hand-name");
+    if (hand) {
+      const key = state.hand;
+      hand.textContent = key ? ((T.hands || {})[key] || key.replace(/_/g, " ")) : "";
+    }
+  }
+
+  function drawSheet() {
+    const table = $("sheet");
+    if (!table) return;
+    const players = state.players;
+    const cells = (state.ruleset_info && state.ruleset_info.cells) || [];
+    const scores = state.scores || {};
+    const canWrite = page === "play" && !state.finished && state.throw > 0;
+    table.replaceChildren();
+    table.style.setProperty("--players", players.length);
+    const rows = cells.length + bonusKeys().length + 1;
+    const wrap = table.parentElement;
+    if (wrap) wrap.style.setProperty("--rows", rows + 1);
+    const head = el("tr", {}, [el("th", { class: "corner", scope: "col" })]);
+    players.forEach((name, p) => {
+      const classes = ["player"];
+      if (p === state.current_player && !state.finished) classes.push("current");
+      if (state.finished && (state.winners || []).includes(p)) classes.push("winner");
+      head.append(el("th", { class: classes.join(" "), scope: "col", text: name }));
+    });
+    table.append(el("thead", {}, head));
+    const body = el("tbody");
+    const upper = ["ones", "twos", "threes", "fours", "fives", "sixes"];
+    cells.forEach((cell, index) => {
+      const row = el("tr", { dataset: { cell: cell } });
+      if (index > 0 && upper.includes(cells[index - 1]) && !upper.includes(cell)) {
+        row.classList.add("split");
+      }
+      row.append(el("th", { scope: "row", class: "cell-name", text: cellName(cell) }));
+      players.forEach((_, p) => {
+        const written = state.sheet[p] ? state.sheet[p][cell] : null;
+        const current = p === state.current_player && !state.finished;
+        const td = el("td", { class: current ? "current" : "" });
+        if (written !== null && written !== undefined) {
+          td.textContent = written;
+          td.classList.add("written");
+          if (written === 0) td.classList.add("zero");
+        } else if (current && cell in scores) {
+          td.classList.add("option");
+          td.textContent = scores[cell];
+          if (canWrite) {
+            td.classList.add("tappable");
+            td.setAttribute("role", "button");
+            td.tabIndex = 0;
+            td.addEventListener("click", () => selectCell(cell));
+            td.addEventListener("keydown", (e) => { if (e.key === "Enter") selectCell(cell); });
+          }
+        } else if (current && canWrite && isOpenStrikable(cell)) {
+          td.classList.add("tappable", "strikable");
+          td.setAttribute("role", "button");
+          td.tabIndex = 0;
+          td.textContent = "·";
+          td.addEventListener("click", () => selectCell(cell));
+        }
+        if (selectedCell === cell && current) td.classList.add("selected");
+        row.append(td);
+      });
+      body.append(row);
+    });
+    for (const bonus of bonusKeys()) {
+      const row = el("tr", { class: "bonus" }, [
+        el("th", { scope: "row", class: "cell-name", text: bonusName(bonus) }),
+      ]);
+      players.forEach((_, p) => {
+        const value = (state.bonuses[p] || {})[bonus];
+        row.append(el("td", { class: p === state.current_player ? "current" : "", text: value ? value : "" }));
+      });
+      body.append(row);
+    }
+    const total = el("tr", { class: "total" }, [
+      el("th", { scope: "row", class: "cell-name", text: T.total }),
+    ]);
+    players.forEach((_, p) => {
+      const winner = state.finished && (state.winners || []).includes(p);
+      total.append(el("td", {
+        class: (p === state.current_player && !state.finished ? "current " : "") + (winner ? "winner" : ""),
+        text: state.totals[p],
+      }));
+    });
+    body.append(total);
+    if (state.settlement) {
+      const row = el("tr", { class: "bonus" }, [el("th", { scope: "row", class: "cell-name", text: T.settlement })]);
+      state.settlement.forEach((v) => row.append(el("td", { text: (v > 0 ? "+" : "") + Math.round(v * 100) / 100 })));
+      body.append(row);
+    }
+    table.append(body);
+  }
+
+  function bonusKeys() {
+    const keys = new Set();
+    for (const b of state.bonuses || []) for (const k of Object.keys(b || {})) keys.add(k);
+    return [...keys];
+  }
+
+  function isOpenStrikable(cell) {
+    const sheet = state.sheet[state.current_player] || {};
+    if (sheet[cell] !== null && sheet[cell] !== undefined) return false;
+    if (state.ruleset_info && state.ruleset_info.kind === "duel") return false;
+    if (state.committed && state.committed !== cell) return false;
+    return true;
+  }
+
+  function selectCell(cell) {
+    selectedCell = selectedCell === cell ? null : cell;
+    drawSheet();
+    drawWriteBar();
+  }
+
+  function writeAction() {
+    if (!state || state.finished || !state.throw) return null;
+    if (state.ruleset_info && state.ruleset_info.kind === "duel") {
+      return { label: T.stand + (state.hand ? " · " + ((T.hands || {})[state.hand] || state.hand) : ""), path: "/write", body: { cell: "hand" } };
+    }
+    if (!selectedCell) return { label: T.pick_cell, disabled: true };
+    const scores = state.scores || {};
+    if (state.needs_commit) {
+      return { label: T.commit + ": " + cellName(selectedCell), path: "/commit", body: { cell: selectedCell } };
+    }
+    if (selectedCell in scores) {
+      return { label: T.write + ": " + cellName(selectedCell) + " " + scores[selectedCell], path: "/write", body: { cell: selectedCell } };
+    }
+    return { label: T.strike + ": " + cellName(selectedCell), path: "/scratch", body: { cell: selectedCell } };
+  }
+
+  function drawWriteBar() {
+    const bar = $("write-bar");
+    const button = $("write-button");
+    if (!bar || !button) return;
+    const action = writeAction();
+    bar.hidden = !action;
+    if (!action) return;
+    button.textContent = action.label;
+    button.disabled = !!action.disabled;
+    button.onclick = action.disabled ? null : () => {
+      selectedCell = null;
+      move(action.path, action.body).catch(() => {});
+    };
+  }
+
+  function drawStatus(status) {
+    if (!status) return;
+    const cam = $("camera-status");
+    if (cam) {
+      cam.dataset.state = status.camera;
+      cam.title = status.camera_message || "";
+      cam.textContent = status.camera === "ok" && status.reader === "ok" ? "" : status.camera_message;
+    }
+    const message = $("message");
+    if (message) {
+      let text = status.busy ? T.reading : status.message || "";
+      if (status.pending && state && status.pending.game_id === state.id) text = status.pending.message;
+      message.textContent = text;
+      message.classList.toggle("busy", !!status.busy);
+    }
+    const line = $("camera-line");
+    if (line) { line.textContent = status.camera_message; line.dataset.state = status.camera; }
+    const button = $("throw-button");
+    if (button) {
+      button.classList.toggle("busy", !!status.busy);
+      const noCamera = status.camera === "none" || status.reader !== "ok";
+      button.hidden = page === "play" && noCamera;
+      button.disabled = !!(state && (state.finished || state.throw >= state.throws_allowed));
+    }
+    const typed = $("typed");
+    if (typed && status.pending && state && status.pending.game_id === state.id && typed.hidden) {
+      typed.hidden = false;
+      $("typed-dice").value = (status.pending.values || []).join(" ");
+    }
+    if (typed && page === "play" && (status.camera === "none" || status.reader !== "ok")) typed.hidden = false;
+    if (status.message_id && status.message_id !== lastMessageId) {
+      if (lastMessageId && status.message) toast(status.message, "info");
+      lastMessageId = status.message_id;
+    }
+  }
+
+  function drawBanner() {
+    const banner = $("banner");
+    if (!banner) return;
+    if (state.finished) {
+      const names = (state.winners || []).map((w) => state.players[w]).join(", ");
+      banner.textContent = fill(T.winners, { names: names });
+      banner.hidden = false;
+    } else {
+      banner.hidden = true;
+    }
+    const undo = $("undo-button");
+    if (undo) undo.disabled = state.can_undo === false;
+    const hint = $("hint-button");
+    if (hint) hint.hidden = !state.hints || !state.throw || state.finished;
+  }
+
+  // -- the die picker (phone) ---------------------------------------------------------
+
+  function openPicker(index) {
+    const picker = $("picker");
+    const die = state.dice[index];
+    if (!picker || !die) return;
+    pickerIndex = index;
+    $("picker-title").textContent = fill(T.die_n, { n: index + 1 });
+    const unsure = (state.unsure || []).includes(index);
+    $("picker-note").textContent = unsure ? T.tap_to_confirm : "";
+    const values = $("picker-values");
+    values.replaceChildren();
+    for (let v = 1; v <= 6; v++) {
+      const rank = die.rank ? RANKS[v - 1] : null;
+      values.append(el("button", {
+        type: "button",
+        class: "die pick" + (v === die.value ? " current" : "") + (rank ? " card" : ""),
+        "aria-label": (unsure && v === die.value ? T.confirm + " " : "") + (rank || v),
+        dataset: { value: v },
+        onclick: () => {
+          picker.close();
+          move("/dice/" + index, { value: v }).catch(() => {});
+        },
+      }, [dieFace(v, rank)]));
+    }
+    const hold = $("picker-hold");
+    hold.textContent = die.held ? T.release : T.hold;
+    hold.hidden = state.throw >= state.throws_allowed;
+    hold.onclick = () => {
+      picker.close();
+      const held = new Set(state.dice.map((d, i) => (d.held ? i : -1)).filter((i) => i >= 0));
+      if (held.has(index)) held.delete(index); else held.add(index);
+      move("/hold", { held: [...held].sort() }).catch(() => {});
+    };
+    if (!picker.open) picker.showModal();
+  }
+
+  // -- actions ----------------------------------------------------------------------------
+
+  function throwComplete() {
+    if (!state) return;
+    const button = $("throw-button");
+    if (button) button.classList.add("busy");
+    move("/throw").catch(() => {}).finally(() => { if (button) button.classList.remove("busy"); });
+  }
+
+  function bindTable() {
+    const throwButton = $("throw-button");
+    if (throwButton) throwButton.addEventListener("click", throwComplete);
+    if (page === "kiosk") {
+      document.addEventListener("keydown", (e) => {
+        if (e.code === "Space" || e.key === " ") {
+          e.preventDefault();
+          if (!e.repeat) throwComplete();
+        }
+      });
+    }
+    const undo = $("undo-button");
+    if (undo) undo.addEventListener("click", () => move("/undo").catch(() => {}));
+    const typeButton = $("type-button");
+    const typed = $("typed");
+    if (typeButton && typed) {
+      typeButton.addEventListener("click", () => {
+        typed.hidden = !typed.hidden;
+        if (!typed.hidden) $("typed-dice").focus();
+      });
+      typed.addEventListener("submit", (e) => {
+        e.preventDefault();
+        const text = $("typed-dice").value.trim().toUpperCase();
+        let dice = text.split(/[\s,]+/).filter(Boolean);
+        if (dice.length === 1 && /^[1-6]+$/.test(dice[0])) dice = dice[0].split("");
+        move("/throw", { dice: dice }).then(() => { $("typed-dice").value = ""; }).catch(() => {});
+      });
+    }
+    const hint = $("hint-button");
+    if (hint) {
+      hint.addEventListener("click", async () => {
+        const response = await fetch(gamePath("/hint"));
+        const data = await response.json().catch(() => ({}));
+        if (!response.ok) { toast(data.message, "error"); return; }
+        const best = Array.isArray(data) ? data[0] : data;
+        toast(best && (best.label || best.text || JSON.stringify(best)), "info");
+      });
+    }
+    if (!state) {
+      const empty = $("empty");
+      if (empty) empty.hidden = false;
+      const board = $("board");
+      if (board) board.classList.add("no-game");
+    } else {
+      render(state);
+    }
+  }
+
+  // -- live updates --------------------------------------------------------------------
+
+  function listen() {
+    if (!window.EventSource) return;
+    const source = new EventSource("/api/events");
+    source.addEventListener("state", (e) => {
+      const next = JSON.parse(e.data);
+      const current = next.table && next.table.current_game;
+      if (!state || next.id === state.id || next.id === current) render(next);
+    });
+    source.addEventListener("table", (e) => {
+      const data = JSON.parse(e.data);
+      drawStatus(data.table);
+    });
+    source.addEventListener("open", () => document.body.classList.remove("offline"));
+    source.addEventListener("error", () => document.body.classList.add("offline"));
+  }
+
+  // -- setup -----------------------------------------------------------------------------
+
+  function bindSetup() {
+    const form = $("setup-form");
+    if (!form) return;
+    const showOptions = () => {
+      const ruleset = form.querySelector("input[name=ruleset]:checked").value;
+      for (const box of form.querySelectorAll(".options")) box.hidden = box.dataset.ruleset !== ruleset;
+    };
+    form.addEventListener("change", showOptions);
+    showOptions();
+    form.addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const ruleset = form.querySelector("input[name=ruleset]:checked").value;
+      const players = [...form.querySelectorAll("input[name=player]")].map((i) => i.value.trim()).filter(Boolean);
+      const options = {};
+      for (const input of form.querySelectorAll(`.options[data-ruleset="${ruleset}"] [data-option]`)) {
+        if (input.value.trim() !== "") options[input.dataset.option] = input.value.trim();
+      }
+      const timer = form.elements.timer.value;
+      const body = { ruleset, players, options, dice: form.elements.dice.value, timer: timer ? Number(timer) : null };
+      const error = $("setup-error");
+      try {
+        await api("/api/games", body);
+        window.location.href = "/play";
+      } catch (err) {
+        error.textContent = err.message;
+        error.hidden = false;
+      }
+    });
+    for (const button of document.querySelectorAll("[data-resume]")) {
+      button.addEventListener("click", async () => {
+        await api("/api/games/" + button.dataset.resume + "/select", {});
+        window.location.href = "/play";
+      });
+    }
+  }
+
+  // -- camera ------------------------------------------------------------------------------
+
+  function bindCamera() {
+    const image = $("preview-image");
+    const canvas = $("preview-canvas");
+    if (!image || !canvas) return;
+    let region = readJson("region");
+    let boxes = [];
+    let size = null;
+    let drag = null;
+    const live = $("preview").dataset.live === "true";
+
+    function draw() {
+      canvas.width = image.clientWidth;
+      canvas.height = image.clientHeight;
+      const g = canvas.getContext("2d");
+      g.clearRect(0, 0, canvas.width, canvas.height);
+      const r = drag || region;
+      if (r) {
+        g.strokeStyle = "#4ade80";
+        g.lineWidth = 3;
+        g.setLineDash([10, 6]);
+        g.strokeRect(r[0] * canvas.width, r[1] * canvas.height, r[2] * canvas.width, r[3] * canvas.height);
+        g.setLineDash([]);
+      }
+      if (size) {
+        const sx = canvas.width / size[0];
+        const sy = canvas.height / size[1];
+        g.font = "bold 20px sans-serif";
+        for (const d of boxes) {
+          g.strokeStyle = d.unsure ? "#fb923c" : "#38bdf8";
+          g.lineWidth = 3;
+          g.strokeRect(d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy);
+          g.fillStyle = g.strokeStyle;
+          g.fillText((d.rank || d.value) + " " + Math.round(d.confidence * 100) + "%", d.box[0] * sx, d.box[1] * sy - 6);
+        }
+      }
+    }
+
+    image.addEventListener("load", draw);
+    window.addEventListener("resize", draw);
+    const point = (e) => {
+      const rect = canvas.getBoundingClientRect();
+      return [Math.min(1, Math.max(0, (e.clientX - rect.left) / rect.width)), Math.min(1, Math.max(0, (e.clientY - rect.top) / rect.height))];
+    };
+    canvas.addEventListener("pointerdown", (e) => { const p = point(e); drag = [p[0], p[1], 0, 0]; drag.start = p; canvas.setPointerCapture(e.pointerId); });
+    canvas.addEventListener("pointermove", (e) => {
+      if (!drag) return;
+      const p = point(e);
+      const s = drag.start;
+      const next = [Math.min(s[0], p[0]), Math.min(s[1], p[1]), Math.abs(p[0] - s[0]), Math.abs(p[1] - s[1])];
+      next.start = s;
+      drag = next;
+      draw();
+    });
+    canvas.addEventListener("pointerup", async () => {
+      if (!drag) return;
+      const chosen = [drag[0], drag[1], drag[2], drag[3]].map((v) => Math.round(v * 1000) / 1000);
+      drag = null;
+      if (chosen[2] < 0.05 || chosen[3] < 0.05) { draw(); return; }
+      try { region = (await api("/api/camera/region", { region: chosen })).region; } catch (e) { /* toast shown */ }
+      draw();
+    });
+    $("clear-region").addEventListener("click", async () => {
+      region = (await api("/api/camera/region", { region: null })).region;
+      draw();
+    });
+    $("test-read").addEventListener("click", async () => {
+      try {
+        const reading = await api("/api/camera/read", {});
+        const unsure = new Set(reading.unsure || []);
+        boxes = (reading.dice || []).map((d, i) => Object.assign({ unsure: unsure.has(i) }, d));
+        size = reading.size;
+        image.src = "/camera/preview.jpg?t=" + Date.now();
+        $("reading").textContent = boxes.length
+          ? boxes.map((d) => (d.rank || d.value) + " (" + Math.round(d.confidence * 100) + "%)").join("  ") + "  · " + reading.ms + " ms"
+          : reading.message || "-";
+      } catch (e) { /* toast shown */ }
+    });
+    if (live) setInterval(() => { image.src = "/camera/preview.jpg?t=" + Date.now(); }, 1000);
+  }
+
+  if (page === "kiosk" || page === "play") {
+    bindTable();
+    listen();
+  } else if (page === "setup") {
+    bindSetup();
+  } else if (page === "camera") {
+    bindCamera();
+    listen();
+  }
+})();
