@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorer.commands.vision",
     "scorer.commands.strategy",
     "scorer.commands.serve",
+    "scorer.commands.render",
 )
 
 
