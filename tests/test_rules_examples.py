@@ -236,6 +236,15 @@ def test_poker_ua_missed_combination_is_struck_for_zero() -> None:
     assert rules.scratch(part_two, "full_house").cells["full_house"] == 0
 
 
+def test_poker_ua_struck_number_counts_as_no_dice() -> None:
+    # Given an empty sheet
+    rules = get_ruleset("poker_ua")
+    # When sixes is struck rather than written
+    sheet = rules.scratch(EMPTY, "sixes")
+    # Then it costs three missing sixes, so striking never beats writing
+    assert sheet.cells["sixes"] == -18
+
+
 def test_poker_ua_premium_at_zero_or_more() -> None:
     # Given part 1 summing to exactly 0
     rules = get_ruleset("poker_ua")

@@ -117,9 +117,8 @@ def score_throw(
 ) -> dict[str, Any]:
     """What ``dice`` give in each of ``cells`` on an empty sheet (poker_dice: the hand)."""
     values = ruleset.check_dice(dice)
-    describe_hand = getattr(ruleset, "describe_hand", None)
-    if describe_hand is not None:
-        return describe_hand(values)
+    if ruleset.kind == "duel":
+        return ruleset.describe_hand(values)  # type: ignore[attr-defined]
     sheet = Sheet()
     return {cell: ruleset.cell_points(cell, values, sheet, throw) for cell in cells}
 

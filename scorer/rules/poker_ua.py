@@ -51,3 +51,9 @@ class PokerUa(TwoPartPoker):
         if cell == "poker" and points:
             points += POKER_BONUS
         return points
+
+    def scratch_points(self, cell: str) -> int:
+        """A struck number counts as no dice (three missing); a struck combination 0."""
+        if cell in UPPER:
+            return -3 * (UPPER.index(cell) + 1)
+        return 0
