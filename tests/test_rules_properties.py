@@ -83,3 +83,20 @@ def test_total_is_cells_plus_bonuses_after_any_legal_writes(
         assert dict(sheet.cells) == written
         want = sum(written.values()) + expected_bonus(ruleset_id, written, jokers_over_50)
         assert rules.total(sheet) == want
+
+
+@pytest.mark.parametrize("ruleset_id", ["poker_ru", "poker_ua"])
+@settings(max_examples=50, deadline=None)
+@given(totals=st.lists(st.integers(-500, 1500), min_size=1, max_size=6))
+def test_settlement_sums_to_zero_and_is_total_minus_average(
+    ruleset_id: str, totals: list[int]
+) -> None:
+    # Given 1 to 6 players' totals
+    rules = get_ruleset(ruleset_id)
+    # When the table settles
+    result = rules.settlement(totals)
+    # Then nothing is created or lost, and each pays or takes the distance to the average
+    assert result is not None
+    assert sum(result) == pytest.approx(0, abs=1e-9)
+    for total, paid in zip(totals, result, strict=True):
+        assert paid * len(totals) == pytest.approx(total * len(totals) - sum(totals), abs=1e-9)
