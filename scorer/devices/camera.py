@@ -10,11 +10,11 @@ hung or vanished cameras and picks them up again when they return.
 
 >>> from scorer.devices import open_camera
 >>> camera = open_camera("demo")
->>> [frame.shape[2] for frame in camera.capture(frames=2)]
-[3, 3]
->>> camera.health() is None
-True
+>>> camera.name, camera.live, camera.health()
+('demo', False, None)
 >>> camera.close()
+>>> open_camera("none") is None
+True
 """
 
 from __future__ import annotations

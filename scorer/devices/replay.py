@@ -20,6 +20,8 @@ from scorer.devices.spec import BadDeviceSpec
 log = logging.getLogger("scorer.devices")
 
 PHOTO_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+#: How many rendered throws the demo camera cycles through.
+DEMO_THROWS = 12
 
 
 class NoPhotos(BadDeviceSpec):
@@ -80,8 +82,9 @@ class ReplayCamera:
 class DemoCamera:
     """The demo's rendered throws, in order, cycling; ``last_values`` are the true dice.
 
-    The throws come from :func:`scorer.demo.demo_frames`; until that module
-    exists, simple dice drawn here stand in.
+    The throws come from :func:`scorer.demo.demo_frames`, rendered at the
+    first capture (rendering takes seconds; opening should not); while that
+    module is missing, simple dice drawn here stand in.
 
     >>> camera = DemoCamera(n=3)
     >>> frame, = camera.capture()
@@ -91,25 +94,37 @@ class DemoCamera:
 
     live = False
 
-    def __init__(self, n: int = 12, seed: int = 0, kind: str = "pips") -> None:
+    def __init__(self, n: int | None = None, seed: int = 0, kind: str = "pips") -> None:
         self.name = "demo"
-        try:
-            from scorer.demo import demo_frames
-        except ModuleNotFoundError as err:
-            if err.name not in ("scorer.demo", "scorer"):
-                raise
-            log.info("scorer.demo is not there yet; drawing simple dice instead")
-            self.throws = drawn_throws(n, seed)
-        else:
-            self.throws = [(frame, tuple(values)) for frame, values in demo_frames(n, seed, kind)]
-        if not self.throws:
-            raise NoPhotos("the demo has no throws")
+        self.n = DEMO_THROWS if n is None else n
+        self.seed = seed
+        self.kind = kind
+        self._throws: list[tuple[np.ndarray, tuple[int, ...]]] | None = None
         self._next = 0
         self.last_values: tuple[int, ...] = ()
 
+    @property
+    def throws(self) -> list[tuple[np.ndarray, tuple[int, ...]]]:
+        """The (frame, values) pairs served, rendered on first use."""
+        if self._throws is None:
+            try:
+                from scorer.demo import demo_frames
+            except ModuleNotFoundError as err:
+                if err.name not in ("scorer.demo", "scorer"):
+                    raise
+                log.info("scorer.demo is not there; drawing simple dice instead")
+                self._throws = drawn_throws(self.n, self.seed)
+            else:
+                rendered = demo_frames(self.n, self.seed, self.kind)
+                self._throws = [(frame, tuple(values)) for frame, values in rendered]
+            if not self._throws:
+                raise NoPhotos("the demo has no throws")
+        return self._throws
+
     def capture(self, frames: int = 1) -> list[np.ndarray]:
         """The next rendered throw, ``frames`` copies of it."""
-        frame, values = self.throws[self._next % len(self.throws)]
+        throws = self.throws
+        frame, values = throws[self._next % len(throws)]
         self._next += 1
         self.last_values = values
         return [frame.copy() for _ in range(frames)]

@@ -15,6 +15,8 @@ log = logging.getLogger("scorer.devices")
 
 #: Asked of the webcam; it gives the nearest size it has.
 FRAME_SIZE = (1280, 720)
+#: Where Linux puts webcams' device nodes (a seam for tests).
+DEV_DIR = Path("/dev")
 #: Frames read and thrown away before a capture: webcams buffer a few stale ones.
 STALE_FRAMES = 2
 
@@ -37,7 +39,7 @@ class UsbCamera:
     def __init__(self, index: int = 0, size: tuple[int, int] = FRAME_SIZE) -> None:
         self.name = f"usb:{index}"
         self.index = index
-        self._node = Path(f"/dev/video{index}")
+        self._node = DEV_DIR / f"video{index}"
         if sys.platform.startswith("linux") and not self._node.exists():
             # Checked first: OpenCV would otherwise print warnings and probe backends.
             raise CameraDisconnected(f"no {self._node}")
