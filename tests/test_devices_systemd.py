@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -44,6 +45,27 @@ def test_outside_systemd_notifying_does_nothing(monkeypatch: pytest.MonkeyPatch)
 def test_ready_tells_systemd_the_server_is_up(systemd_socket: socket.socket) -> None:
     assert watchdog.ready("serving on :8000") is True
     assert systemd_socket.recv(256) == b"READY=1\nSTATUS=serving on :8000"
+
+
+def test_ready_starts_the_watchdog_systemd_asked_for(
+    systemd_socket: socket.socket, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # given a unit with WatchdogSec (here 20 ms)
+    monkeypatch.setenv("WATCHDOG_USEC", "20000")
+    monkeypatch.setenv("WATCHDOG_PID", str(os.getpid()))
+    # when the server says it is ready, then pings follow without more calls
+    try:
+        assert watchdog.ready()
+        assert systemd_socket.recv(256).startswith(b"READY=1")
+        assert systemd_socket.recv(64) == b"WATCHDOG=1"
+    finally:
+        watchdog.stopping()
+    messages = []
+    systemd_socket.settimeout(0.2)
+    with contextlib.suppress(TimeoutError):
+        while True:
+            messages.append(systemd_socket.recv(64))
+    assert messages[-1] == b"STOPPING=1"
 
 
 def test_abstract_notify_sockets_are_understood(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -102,7 +124,7 @@ def render_unit(tmp_path: Path) -> Path:
 def test_the_server_unit_runs_scorer_serve_with_the_pi_devices(tmp_path: Path) -> None:
     unit = render_unit(tmp_path).read_text()
     assert "Type=notify" in unit and "WatchdogSec=" in unit and "Restart=always" in unit
-    assert "bin/scorer serve --camera auto --button gpio:17" in unit
+    assert "bin/scorer serve --port 8000 --camera auto --button gpio:17" in unit
     assert "PrivateDevices" not in unit.replace("No PrivateDevices=", "")
 
 

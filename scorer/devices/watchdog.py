@@ -36,9 +36,32 @@ def notify(message: str) -> bool:
     return True
 
 
-def ready(status: str = "serving") -> bool:
-    """Tell systemd start-up is over (``Type=notify`` waits for this)."""
-    return notify(f"READY=1\nSTATUS={status}")
+_running: Watchdog | None = None
+
+
+def ready(status: str = "serving", alive: Callable[[], bool] | None = None) -> bool:
+    """Tell systemd start-up is over (``Type=notify`` waits for this).
+
+    If the unit set ``WatchdogSec=``, this also starts pinging the watchdog
+    while ``alive()`` (default: always) says the server is well, so a server
+    that only calls ``ready()`` is not killed for silence.
+    """
+    global _running
+    sent = notify(f"READY=1\nSTATUS={status}")
+    if sent and _running is None:
+        dog = Watchdog(alive or (lambda: True))
+        if dog.start():
+            _running = dog
+    return sent
+
+
+def stopping() -> bool:
+    """Tell systemd a clean stop has begun, and stop pinging its watchdog."""
+    global _running
+    if _running is not None:
+        _running.stop()
+        _running = None
+    return notify("STOPPING=1")
 
 
 def watchdog_interval() -> float | None:
