@@ -861,6 +861,7 @@ def write_dataset(
     kind: str,
     held_out: bool,
     split: str = "test",
+    size: tuple[int, int] = (640, 640),
 ) -> None:
     """Render ``n_images`` throws of 1-6 dice into a YOLO set (the layout of ../shared/datasets).
 
@@ -883,7 +884,7 @@ def write_dataset(
     rng = np.random.default_rng(seed)
     rows = []
     for i in range(n_images):
-        scene = render_scene(rng, int(rng.integers(1, 7)), kind=kind, held_out=held_out)
+        scene = render_scene(rng, int(rng.integers(1, 7)), kind=kind, held_out=held_out, size=size)
         stem = f"s{seed}-{i:05d}"
         cv2.imwrite(str(images / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         h, w = scene.image.shape[:2]

@@ -1,0 +1,250 @@
+"""The dice-photo renderer: its labels say what its pixels show.
+
+Every check reads the rendered pixels by other means than the code that drew them:
+pips are counted as blobs, card ranks are matched against all six flat faces, boxes
+are compared with the difference between a render and the same tray without dice.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.cli import main
+from scorer.errors import ScorerError
+from scorer.vision.synth import (
+    FAMILIES,
+    HELD_OUT_FAMILIES,
+    HELD_OUT_TRAY_COLOURS,
+    TRAY_COLOURS,
+    class_index,
+    render_scene,
+    render_throw,
+    write_dataset,
+)
+from scorer.vision.synth_art import TEXELS, face_art
+
+FACE_PX = 96
+
+
+def top_face(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The top face seen in the photo, unwarped to a square in the art's orientation."""
+    src = np.asarray(quad, np.float32)
+    dst = np.array([[0, 0], [FACE_PX, 0], [FACE_PX, FACE_PX], [0, FACE_PX]], np.float32)
+    warp = cv2.getPerspectiveTransform(src, dst)
+    return cv2.warpPerspective(image, warp, (FACE_PX, FACE_PX), flags=cv2.INTER_AREA)
+
+
+def count_pips(face: np.ndarray, dark_pips: bool) -> int:
+    """Blobs of ink on the inner part of a face (the rounded edges shade like ink)."""
+    inner = cv2.cvtColor(face, cv2.COLOR_BGR2GRAY)[14:-14, 14:-14]
+    _, ink = cv2.threshold(inner, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    if dark_pips:
+        ink = 255 - ink
+    n, _, stats, _ = cv2.connectedComponentsWithStats(ink)
+    return int(sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 12))
+
+
+@pytest.mark.parametrize(("family", "dark_pips"), [("pips-white", True), ("pips-black", False)])
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_a_rendered_pip_die_shows_as_many_pips_as_its_label(
+    family: str, dark_pips: bool, value: int
+) -> None:
+    # given a single die rendered with a known value on top
+    for seed in range(3):
+        scene = render_scene(
+            np.random.default_rng([seed, value]), 1, family=family, values=[value], photo=False
+        )
+        (die,) = scene.dice
+        # when the blobs on its top face are counted in the photo
+        face = top_face(scene.image, die.top_quad)
+        # then there are as many as the label says
+        assert die.value == value
+        assert scene.labels()[0][:2] == ("pips", value)
+        assert count_pips(face, dark_pips) == value, f"seed {seed}"
+
+
+@pytest.mark.parametrize(
+    "family", ["cards-ivory-letters", "cards-white-suits", "cards-ivory-court"]
+)
+def test_a_rendered_card_die_shows_the_rank_of_its_label(family: str) -> None:
+    art = FAMILIES[family]
+    flats = [
+        cv2.resize(face_art(art, v)[0], (FACE_PX, FACE_PX), interpolation=cv2.INTER_AREA)
+        for v in range(1, 7)
+    ]
+    for value in range(1, 7):
+        # given a card die rendered with a known rank on top
+        scene = render_scene(np.random.default_rng(value), 1, family=family, values=[value])
+        (die,) = scene.dice
+        face = top_face(scene.image, die.top_quad).astype(np.float32) / 255
+        # when the photo's top face is matched against all six flat faces of the family
+        scores = [
+            float(cv2.matchTemplate(face, flat, cv2.TM_CCOEFF_NORMED)[0, 0]) for flat in flats
+        ]
+        # then the best match is the labelled rank
+        assert die.face == "card"
+        assert int(np.argmax(scores)) + 1 == value, scores
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_each_box_holds_its_die_and_no_more(seed: int) -> None:
+    # given a throw rendered twice from one seed: with its dice, and the same tray empty
+    kw = {"kind": "mixed", "photo": False, "shadows": False}
+    scene = render_scene(np.random.default_rng(seed), 3, **kw)
+    empty = render_scene(np.random.default_rng(seed), 3, empty_tray=True, **kw)
+    # when the pixels the dice changed are found
+    changed = np.abs(scene.image.astype(int) - empty.image.astype(int)).max(axis=2) > 20
+    assert changed.any()
+    in_boxes = np.zeros_like(changed)
+    for _, _, (x, y, w, h) in scene.labels():
+        in_boxes[y : y + h, x : x + w] = True
+        # then each box is tight around changed pixels (one pixel of anti-aliasing aside)
+        ys, xs = np.nonzero(changed[y : y + h, x : x + w])
+        assert xs.min() <= 1 and ys.min() <= 1
+        assert xs.max() >= w - 2 and ys.max() >= h - 2
+    # and every changed pixel lies in some die's box
+    stray = changed & ~in_boxes
+    assert stray.sum() <= 0.002 * changed.sum() + 4
+
+
+def test_render_throw_keeps_the_contract() -> None:
+    # given a non-square frame size (width, height)
+    rng = np.random.default_rng(5)
+    # when a throw of cards is rendered
+    image, labels = render_throw(rng, 4, kind="cards", size=(640, 480))
+    # then the photo is BGR uint8 of that size and each label is (face, value, box) in the frame
+    assert image.shape == (480, 640, 3) and image.dtype == np.uint8
+    assert len(labels) == 4
+    for face, value, (x, y, w, h) in labels:
+        assert face == "card" and 1 <= value <= 6
+        assert x >= 0 and y >= 0 and x + w <= 640 and y + h <= 480
+        assert 30 <= w <= 130 and 30 <= h <= 130
+
+
+def test_pips_and_cards_kinds_draw_only_their_faces() -> None:
+    for kind, face in (("pips", "pips"), ("cards", "card")):
+        for seed in range(6):
+            _, labels = render_throw(np.random.default_rng(seed), 3, kind=kind, size=(320, 320))
+            assert {lab[0] for lab in labels} == {face}
+
+
+def test_the_same_seed_renders_the_same_photo() -> None:
+    a, la = render_throw(np.random.default_rng(11), 5, kind="mixed")
+    b, lb = render_throw(np.random.default_rng(11), 5, kind="mixed")
+    assert la == lb
+    assert np.array_equal(a, b)
+
+
+def test_opposite_faces_of_every_die_sum_to_seven() -> None:
+    scene = render_scene(np.random.default_rng(2), 6, kind="mixed", photo=False)
+    for die in scene.dice:
+        for axis in ((0, 0, 1), (1, 0, 0), (0, 1, 0)):
+            opposite = tuple(-a for a in axis)
+            assert die.value_towards(axis) + die.value_towards(opposite) == 7
+        assert die.value_towards((0, 0, 1)) == die.value
+
+
+def test_held_out_families_and_trays_are_apart_and_cover_both_faces() -> None:
+    assert not set(FAMILIES) & set(HELD_OUT_FAMILIES)
+    assert not set(TRAY_COLOURS) & set(HELD_OUT_TRAY_COLOURS)
+    for families in (FAMILIES, HELD_OUT_FAMILIES):
+        assert {art.face for art in families.values()} == {"pips", "card"}
+
+
+def read_renders(out: Path, split: str) -> list[dict[str, str]]:
+    with (out / f"renders-{split}.csv").open(encoding="utf-8") as fh:
+        return list(csv.DictReader(fh))
+
+
+def test_a_train_set_never_shows_held_out_families_or_trays(tmp_path: Path) -> None:
+    # given a training set of mixed dice
+    write_dataset(
+        tmp_path, 40, seed=3, kind="mixed", held_out=False, split="train", size=(192, 192)
+    )
+    # when the families and trays of its photos are listed
+    rows = read_renders(tmp_path, "train")
+    families = {name for row in rows for name in row["families"].split()}
+    trays = {row["tray"] for row in rows}
+    # then none is held out, and the set is varied
+    assert len(rows) == 40
+    assert not families & set(HELD_OUT_FAMILIES)
+    assert not trays & set(HELD_OUT_TRAY_COLOURS)
+    assert len(families) >= 6 and len(trays) >= 4
+
+
+def test_a_held_out_set_shows_only_held_out_families_and_trays(tmp_path: Path) -> None:
+    write_dataset(tmp_path, 12, seed=4, kind="mixed", held_out=True, size=(192, 192))
+    rows = read_renders(tmp_path, "test")
+    assert {n for row in rows for n in row["families"].split()} <= set(HELD_OUT_FAMILIES)
+    assert {row["tray"] for row in rows} <= set(HELD_OUT_TRAY_COLOURS)
+
+
+def test_held_out_dice_cannot_be_written_into_a_train_split(tmp_path: Path) -> None:
+    with pytest.raises(ScorerError, match="measuring"):
+        write_dataset(tmp_path, 1, seed=0, kind="pips", held_out=True, split="train")
+
+
+def test_a_written_set_has_the_yolo_layout_of_the_shared_sets(tmp_path: Path) -> None:
+    # given a small rendered set
+    write_dataset(tmp_path, 3, seed=7, kind="mixed", held_out=False)
+    # then it has images, one label file per image, and a data.yaml naming all 12 classes
+    images = sorted((tmp_path / "images" / "test").glob("*.jpg"))
+    assert len(images) == 3
+    yaml = (tmp_path / "data.yaml").read_text(encoding="utf-8")
+    assert "box: die" in yaml and "test: images/test" in yaml
+    assert 'names: {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 6, 6: "9", 7: "10", 8: "J"' in yaml
+    assert "faces: {0: pips," in yaml and "11: card}" in yaml
+    for path in images:
+        rows = (tmp_path / "labels" / "test" / f"{path.stem}.txt").read_text().split("\n")
+        boxes = [[float(v) for v in row.split()] for row in rows if row]
+        assert 1 <= len(boxes) <= 6
+        for cls, xc, yc, w, h in boxes:
+            assert cls == int(cls) and 0 <= cls <= 11
+            assert 0 < xc < 1 and 0 < yc < 1 and 0 < w < 0.3 and 0 < h < 0.3
+
+
+def test_the_yolo_class_of_a_face_follows_data_yaml() -> None:
+    assert [class_index("pips", v) for v in range(1, 7)] == [0, 1, 2, 3, 4, 5]
+    assert [class_index("card", v) for v in range(1, 7)] == [6, 7, 8, 9, 10, 11]
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "words"),
+    [
+        ({"kind": "dominoes"}, "kind"),
+        ({"family": "pips-plaid"}, "unknown dice family"),
+        ({"size": (20, 20)}, "size"),
+    ],
+)
+def test_bad_render_requests_name_the_problem(kwargs: dict, words: str) -> None:
+    with pytest.raises(ScorerError, match=words):
+        render_throw(np.random.default_rng(0), 2, **kwargs)
+
+
+def test_scorer_render_writes_a_set(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # when the command renders two held-out card photos
+    status = main(
+        ["render", str(tmp_path), "--images", "2", "--seed", "1", "--kind", "cards", "--held-out"]
+    )
+    # then it succeeds and the photos and labels are there
+    assert status == 0
+    assert len(list((tmp_path / "images" / "test").glob("*.jpg"))) == 2
+    assert len(list((tmp_path / "labels" / "test").glob("*.txt"))) == 2
+    assert "rendered 2 cards photos" in capsys.readouterr().out
+
+
+def test_scorer_render_refuses_held_out_training(tmp_path: Path) -> None:
+    assert main(["render", str(tmp_path), "--images", "1", "--held-out", "--split", "train"]) == 2
+
+
+def test_texture_size_is_what_the_art_is_painted_at() -> None:
+    albedo, ink = face_art(FAMILIES["pips-white"], 3)
+    assert albedo.shape == (TEXELS, TEXELS, 3) and ink.shape == (TEXELS, TEXELS)
+    # three pips of ink: the ink mask has three blobs
+    n, _ = cv2.connectedComponents((ink > 0.5).astype(np.uint8))
+    assert n - 1 == 3
