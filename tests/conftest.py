@@ -39,7 +39,8 @@ class ScriptedReader:
         self.reads += 1
         values, conf = self.throws.popleft() if self.throws else ([6] * 5, [0.99] * 5)
         dice = tuple(
-            Die(v, "pips", c, (10 + 30 * i, 10, 24, 24)) for i, (v, c) in enumerate(zip(values, conf))
+            Die(v, "pips", c, (10 + 30 * i, 10, 24, 24))
+            for i, (v, c) in enumerate(zip(values, conf, strict=True))
         )
         return Reading(dice=dice, ms=1.0)
 

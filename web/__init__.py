@@ -31,13 +31,14 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     from flask_babel import Babel
 
     app = Flask(__name__)
+    app.json.ensure_ascii = False  # Cyrillic names stay readable in pages and the API
+    app.json.sort_keys = False
     app.config.update(
         LANG="en",
         DATABASE=None,
         PHOTOS=None,
         TABLE=None,
         SECRET_KEY=os.urandom(16).hex(),
-        JSON_SORT_KEYS=False,
         SEND_FILE_MAX_AGE_DEFAULT=300,
     )
     if config:

@@ -90,6 +90,16 @@ def strings() -> dict[str, Any]:
         "offline": _("Connection lost: reconnecting..."),
         "hint": _("Hint"),
         "rulesets": {r: ruleset_name(r) for r in RULESET_NAMES},
+        # The table speaks English (it imports no Flask); the page translates its lines.
+        "messages": {
+            "Still reading the dice: press ignored.": _("Still reading the dice: press ignored."),
+            "Reading the dice...": _("Reading the dice..."),
+            "No camera: type the dice in.": _("No camera: type the dice in."),
+            "Time is up: the best cell was written.": _("Time is up: the best cell was written."),
+            "No game at the table: start one on the setup page.": _(
+                "No game at the table: start one on the setup page."
+            ),
+        },
     }
 
 

@@ -95,6 +95,10 @@
     return special[cell] || (T.cells || {})[cell] || cell.replace(/_/g, " ");
   }
 
+  function translate(message) {
+    return (T.messages || {})[message] || message;
+  }
+
   function bonusName(bonus) {
     return (T.bonuses || {})[bonus] || bonus.replace(/_/g, " ");
   }
@@ -221,6 +225,7 @@
     const canWrite = page === "play" && !state.finished && state.throw > 0;
     table.replaceChildren();
     table.style.setProperty("--players", players.length);
+    table.dataset.players = players.length;
     const rows = cells.length + bonusKeys().length + 1;
     const wrap = table.parentElement;
     if (wrap) wrap.style.setProperty("--rows", rows + 1);
@@ -360,7 +365,7 @@
     }
     const message = $("message");
     if (message) {
-      let text = status.busy ? T.reading : status.message || "";
+      let text = status.busy ? T.reading : translate(status.message || "");
       if (status.pending && state && status.pending.game_id === state.id) text = status.pending.message;
       message.textContent = text;
       message.classList.toggle("busy", !!status.busy);
@@ -381,7 +386,7 @@
     }
     if (typed && page === "play" && (status.camera === "none" || status.reader !== "ok")) typed.hidden = false;
     if (status.message_id && status.message_id !== lastMessageId) {
-      if (lastMessageId && status.message) toast(status.message, "info");
+      if (lastMessageId && status.message) toast(translate(status.message), "info");
       lastMessageId = status.message_id;
     }
   }

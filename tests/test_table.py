@@ -1,0 +1,235 @@
+"""The table loop: a press becomes a throw; what the camera cannot settle waits for a person."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from scorer.errors import ForbiddenMove
+from scorer.game import Setup
+from scorer.table import CameraUnavailable, Table, TableBusy
+
+
+def new_game(table: Table, ruleset: str = "generala", timer: int | None = None) -> int:
+    game_id, _ = table.new_game(Setup(ruleset, ("Anna", "Borys"), timer=timer))
+    return game_id
+
+
+def wait_idle(table: Table, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while table._busy_lock.locked():
+        if time.monotonic() > deadline:
+            raise AssertionError("the press never finished")
+        time.sleep(0.01)
+
+
+def test_a_press_reads_the_dice_and_stores_the_throw_with_its_photo(table, reader, store):
+    # given a game and a tray showing 4 4 2 3 5
+    game_id = new_game(table)
+    reader.queue([4, 4, 2, 3, 5])
+    # when the button is pressed
+    assert table.press("button") is True
+    wait_idle(table)
+    # then the throw is in the log with its reading and photo
+    state = table.view(game_id)
+    assert [d["value"] for d in state["dice"]] == [4, 4, 2, 3, 5]
+    throw = store.events(game_id)[-1]["event"]
+    assert throw["type"] == "throw"
+    assert throw["reading"]["confidence"] == [0.99] * 5
+    assert (table.photos / throw["reading"]["photo"]).is_file()
+
+
+def test_a_press_while_a_reading_runs_is_ignored_with_feedback(table, reader):
+    # given a reading that takes a while
+    game_id = new_game(table)
+    release = threading.Event()
+    slow_read = reader.read
+
+    def read(frame):
+        release.wait(5)
+        return slow_read(frame)
+
+    reader.read = read
+    table.press_gap = 0
+    assert table.press("button") is True
+    # when a second press comes while it runs
+    second = table.press("button")
+    # then it is ignored, and every page is told so
+    assert second is False
+    assert "ignored" in table.status.message
+    with pytest.raises(TableBusy):
+        table.throw(game_id)
+    release.set()
+    wait_idle(table)
+    assert table.view(game_id)["throw"] == 1
+
+
+def test_a_bouncing_button_is_one_press(table, reader):
+    # given a game and a clock that does not move (all presses at one instant)
+    game_id = new_game(table)
+    table.clock = lambda: 100.0
+    # when the press arrives five times at once
+    accepted = [table.press("button") for _ in range(5)]
+    wait_idle(table)
+    # then one throw was made
+    assert accepted.count(True) == 1
+    assert table.view(game_id)["throw"] == 1
+    assert reader.reads == 1
+
+
+def test_a_reading_with_the_wrong_count_waits_for_the_dice_typed_in(table, reader, store):
+    # given the camera sees only four dice of five
+    game_id = new_game(table)
+    reader.queue([4, 4, 2, 3])
+    # when the throw is captured
+    table.throw(game_id)
+    # then nothing is stored, the table says what it saw, and waits
+    assert store.events(game_id) == []
+    pending = table.status.pending
+    assert pending is not None and pending.values == [4, 4, 2, 3] and pending.expected == 5
+    # and typing the dice in settles it
+    table.throw(game_id, [4, 4, 2, 3, 6])
+    assert table.status.pending is None
+    assert [d["value"] for d in table.view(game_id)["dice"]] == [4, 4, 2, 3, 6]
+
+
+def test_an_unsure_die_must_be_confirmed_before_writing(table, reader):
+    # given a throw whose third die was read with low confidence
+    game_id = new_game(table)
+    reader.queue([4, 4, 2, 3, 5], confidence=[0.99, 0.99, 0.3, 0.99, 0.99])
+    table.throw(game_id)
+    assert table.view(game_id)["unsure"] == [2]
+    # when the player writes at once, then the write is refused
+    with pytest.raises(ForbiddenMove):
+        table.write(game_id, "fours")
+    # and a tap confirming the die lets the write through
+    table.correct(game_id, 2, 2)
+    table.write(game_id, "fours")
+    assert table.view(game_id)["sheet"][0]["fours"] == 8
+
+
+def test_held_dice_still_seen_by_the_camera_are_taken_out_of_the_reading(table, reader):
+    # given 6 6 1 2 3 with both sixes held
+    game_id = new_game(table)
+    table.throw(game_id, [6, 6, 1, 2, 3])
+    table.hold(game_id, [0, 1])
+    # when the camera sees all five dice again, the held sixes among them
+    reader.queue([5, 6, 4, 6, 6])
+    table.throw(game_id)
+    # then the held dice keep their places and the others are the new ones
+    dice = table.view(game_id)["dice"]
+    assert [d["value"] for d in dice] == [6, 6, 5, 4, 6]
+    assert [d["held"] for d in dice] == [True, True, False, False, False]
+
+
+def test_held_dice_taken_off_the_tray_need_only_the_others_read(table, reader):
+    # given two held dice moved off the tray
+    game_id = new_game(table)
+    table.throw(game_id, [6, 6, 1, 2, 3])
+    table.hold(game_id, [0, 1])
+    # when the camera sees the three thrown dice
+    reader.queue([1, 6, 5])
+    table.throw(game_id)
+    # then the throw is the held dice plus those three
+    assert [d["value"] for d in table.view(game_id)["dice"]] == [6, 6, 1, 6, 5]
+
+
+def test_a_reading_missing_a_held_value_waits_for_a_person(table, reader, store):
+    # given a held six, and the camera sees five dice but no six
+    game_id = new_game(table)
+    table.throw(game_id, [6, 1, 1, 2, 3])
+    table.hold(game_id, [0])
+    reader.queue([1, 2, 3, 4, 5])
+    # when the throw is captured, then it is flagged, not applied
+    table.throw(game_id)
+    assert table.status.pending is not None
+    assert len(store.events(game_id)) == 2
+
+
+def test_a_camera_failing_mid_game_is_said_plainly_and_typing_goes_on(table, camera, reader):
+    # given a game under way with a working camera
+    game_id = new_game(table)
+    table.throw(game_id)
+    table.write(game_id, "sixes")
+    # when the camera is unplugged
+    camera.fault = "disconnected"
+    with pytest.raises(CameraUnavailable) as err:
+        table.throw(game_id)
+    # then the pages say so, and the dice can be typed in
+    assert "camera" in str(err.value).lower()
+    assert table.status.camera == "failed"
+    assert "type the dice in" in table.view(game_id)["table"]["camera_message"].lower()
+    table.throw(game_id, [1, 1, 1, 2, 2])
+    assert table.view(game_id)["throw"] == 1
+
+
+def test_without_a_camera_a_press_says_to_type_the_dice_in(store):
+    # given a table with no camera
+    table = Table(store, camera=None, reader=None)
+    new_game(table)
+    # when the button is pressed, then nothing is read and the reason is shown
+    assert table.press("button") is False
+    assert "type the dice in" in table.status.message
+    assert table.view(table.current_game_id)["table"]["camera"] == "none"
+
+
+def test_the_turn_timer_writes_the_best_cell_when_time_is_up(table):
+    # given a game with a 30 s timer and a throw of five sixes
+    game_id = new_game(table, "generala", timer=30)
+    table.throw(game_id, [6, 6, 6, 6, 6])
+    state = table.view(game_id)
+    assert state["timer"]["seconds"] == 30
+    # when the clock passes the deadline
+    assert table.tick(now=state["timer"]["deadline"] + 1) is True
+    # then the best cell (generala, 50) is written and the next player is up
+    after = table.view(game_id)
+    assert after["sheet"][0]["generala"] == 50
+    assert after["current_player"] == 1
+
+
+def test_every_change_is_published_with_the_full_state(table):
+    # given a subscriber
+    sub = table.bus.subscribe()
+    # when a game starts and a throw is typed in
+    game_id = new_game(table)
+    table.throw(game_id, [1, 2, 3, 4, 5])
+    # then each change arrived as a state event carrying the whole game
+    events = [sub.get(timeout=1) for _ in range(2)]
+    assert [e.kind for e in events] == ["state", "state"]
+    assert events[1].data["id"] == game_id
+    assert [d["value"] for d in events[1].data["dice"]] == [1, 2, 3, 4, 5]
+    assert events[0].id < events[1].id
+
+
+def test_a_mock_gpio_press_throws_once_and_a_long_press_undoes(table, reader):
+    # given the push button on a mock pin, wired as `scorer serve` wires it
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from scorer.commands.serve import attach_button
+
+    Device.pin_factory = MockFactory()
+    try:
+        game_id = new_game(table)
+        reader.queue([2, 2, 2, 3, 3])
+        button = attach_button(table, "gpio:17")
+        assert button is not None
+        pin = Device.pin_factory.pin(17)
+        # when the contact bounces on press and release
+        for _ in range(3):
+            pin.drive_low()
+            pin.drive_high()
+        pin.drive_low()
+        time.sleep(0.15)
+        pin.drive_high()
+        time.sleep(0.15)
+        wait_idle(table)
+        # then exactly one throw was read
+        assert table.view(game_id)["throw"] == 1
+        assert reader.reads == 1
+        button.close()
+    finally:
+        Device.pin_factory.close()
+        Device.pin_factory = None
