@@ -17,6 +17,7 @@ from scorer.devices.camera import (
     is_black,
     is_repeat,
 )
+from scorer.devices.fake import FakeCamera
 from scorer.devices.replay import DemoCamera, NoPhotos, ReplayCamera, drawn_throws
 from scorer.devices.spec import CameraSpec, parse_camera_spec, parse_pin_spec
 from scorer.errors import ScorerError
@@ -220,9 +221,31 @@ def test_auto_falls_back_to_the_demo_and_says_why(
         assert "chose the demo" in caplog.text
 
 
+def test_auto_skips_a_webcam_that_hangs_while_opening(monkeypatch: pytest.MonkeyPatch) -> None:
+    # given no picamera2, and a webcam node whose driver never answers
+    import threading
+
+    from scorer.devices import webcam
+
+    never = threading.Event()
+    monkeypatch.setitem(sys.modules, "picamera2", None)
+    late = FakeCamera(name="usb:0")
+    monkeypatch.setattr(webcam, "UsbCamera", lambda index=0: never.wait() and late)
+    # when auto opens, then it gives up on the webcam and serves the demo
+    with open_camera("auto", open_timeout=0.1) as camera:
+        assert camera.name == "demo"
+        assert "no usb:0 camera (camera timed out" in camera.why
+    # and the webcam that answers too late is closed, not left holding the device
+    never.set()
+    for _ in range(1000):
+        if late.closed:
+            break
+        threading.Event().wait(0.01)
+    assert late.closed
+
+
 def test_auto_takes_a_webcam_when_there_is_no_pi_camera(monkeypatch: pytest.MonkeyPatch) -> None:
     from scorer.devices import webcam
-    from scorer.devices.fake import FakeCamera
 
     monkeypatch.setitem(sys.modules, "picamera2", None)
     monkeypatch.setattr(webcam, "UsbCamera", lambda index=0: FakeCamera(name=f"usb:{index}"))

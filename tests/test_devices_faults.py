@@ -223,7 +223,7 @@ def test_an_open_that_hangs_times_out_and_the_late_camera_is_let_go() -> None:
         return late
 
     # when the camera is opened, then opening times out instead of hanging the server
-    camera = ResilientCamera(slow_open, name="slow", capture_timeout=0.1, watch_every=None)
+    camera = ResilientCamera(slow_open, name="slow", open_timeout=0.1, watch_every=None)
     assert camera.health() == "camera timed out"
     # and when the hung open finishes later, that camera is closed, not leaked
     release.set()

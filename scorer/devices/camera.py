@@ -145,7 +145,8 @@ def open_camera(spec: str, **options: object) -> Camera | None:
     appears. A replay folder with no photos, a spec that names nothing, or
     ``pi`` on a machine without picamera2 raise :class:`BadDeviceSpec`.
     ``options`` go to :class:`~scorer.devices.supervisor.ResilientCamera`
-    (``capture_timeout``, ``retry_every``, ``watch_every``, ``on_health``).
+    (``capture_timeout``, ``open_timeout``, ``retry_every``, ``watch_every``,
+    ``on_health``).
     """
     from scorer.devices.supervisor import ResilientCamera
 
@@ -183,12 +184,13 @@ def _demo(options: dict[str, object], why: str) -> Camera:
 
 
 def _auto(options: dict[str, object]) -> Camera:
-    from scorer.devices.supervisor import ResilientCamera
+    from scorer.devices.supervisor import ResilientCamera, within_timeout
 
+    timeout = float(options.get("open_timeout", 10.0))  # type: ignore[arg-type]
     reasons = []
     for name, opener in (("pi", _pi_opener()), ("usb:0", _usb_opener(0))):
         try:
-            first = opener()
+            first = within_timeout(timeout, opener, on_late=lambda camera: camera.close())
         except ImportError as err:
             reasons.append(f"no {name} camera (picamera2 is not installed: {err})")
             continue

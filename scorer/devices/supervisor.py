@@ -38,9 +38,10 @@ class ResilientCamera:
     """A camera that reports its faults and reopens itself.
 
     ``opener`` makes a fresh adapter (``PiCamera``, ``UsbCamera(0)``...);
-    ``first`` is one already open. A capture or an open that takes longer
-    than ``capture_timeout`` seconds fails with "camera timed out" (the stuck
-    call is abandoned on a daemon thread). A live camera whose capture failed
+    ``first`` is one already open. A capture that takes longer than
+    ``capture_timeout`` seconds, or an open longer than ``open_timeout``,
+    fails with "camera timed out" (the stuck call is abandoned on a daemon
+    thread). A live camera whose capture failed
     is closed and reopened at the next capture, or by the watcher every
     ``watch_every`` seconds (at most every ``retry_every`` seconds).
     ``on_health(problem_or_None)`` is called whenever the health changes.
@@ -69,6 +70,7 @@ class ResilientCamera:
         live: bool | None = None,
         first: Camera | None = None,
         capture_timeout: float = 4.0,
+        open_timeout: float = 10.0,
         retry_every: float = 3.0,
         watch_every: float | None = 3.0,
         on_health: Callable[[str | None], Any] | None = None,
@@ -77,6 +79,7 @@ class ResilientCamera:
         #: Why this camera was chosen (``auto`` fills it in).
         self.why = ""
         self.capture_timeout = capture_timeout
+        self.open_timeout = open_timeout
         self.retry_every = retry_every
         self.on_health = on_health
         self._opener = opener
@@ -181,7 +184,7 @@ class ResilientCamera:
         camera = self._camera
         assert camera is not None
         try:
-            got = self._within_timeout(camera.capture, frames)
+            got = within_timeout(self.capture_timeout, camera.capture, frames)
         except CameraError as err:
             self._fail(err)
             raise
@@ -201,7 +204,7 @@ class ResilientCamera:
     def _reopen(self) -> None:
         self._last_try = time.monotonic()
         try:
-            camera = self._within_timeout(self._opener, on_late=self._close_quietly)
+            camera = within_timeout(self.open_timeout, self._opener, on_late=self._close_quietly)
         except CameraError as err:
             self._set_problem(err.problem)
             raise
@@ -235,47 +238,51 @@ class ResilientCamera:
             except Exception:
                 log.exception("camera %s: on_health callback failed", self.name)
 
-    def _within_timeout(
-        self,
-        call: Callable[..., Any],
-        *args: object,
-        on_late: Callable[[Any], Any] | None = None,
-    ) -> Any:
-        """Run ``call`` on a daemon thread; give up after ``capture_timeout`` seconds.
-
-        A driver stuck in a system call cannot be interrupted, only abandoned;
-        if an abandoned call returns later, ``on_late`` gets its result (an
-        opened camera is closed so it does not hold the hardware).
-        """
-        done = threading.Event()
-        guard = threading.Lock()
-        box: dict[str, Any] = {}
-
-        def work() -> None:
-            try:
-                result, error = call(*args), None
-            except BaseException as err:
-                result, error = None, err
-            with guard:
-                box["result"], box["error"] = result, error
-                done.set()
-                late = box.get("abandoned", False)
-            if late and on_late is not None and error is None:
-                on_late(result)
-
-        threading.Thread(target=work, name=f"camera {self.name}", daemon=True).start()
-        done.wait(self.capture_timeout)
-        with guard:
-            if not done.is_set():
-                box["abandoned"] = True
-                raise CameraTimedOut(f"no answer in {self.capture_timeout:g} s")
-        if box["error"] is not None:
-            raise box["error"]
-        return box["result"]
-
     @staticmethod
     def _close_quietly(camera: Camera) -> None:
         try:
             camera.close()
         except Exception as err:
             log.debug("closing a failed camera: %s", err)
+
+
+def within_timeout(
+    timeout: float,
+    call: Callable[..., Any],
+    *args: object,
+    on_late: Callable[[Any], Any] | None = None,
+) -> Any:
+    """Run ``call(*args)`` on a daemon thread; raise CameraTimedOut after ``timeout`` s.
+
+    A driver stuck in a system call cannot be interrupted, only abandoned; if
+    an abandoned call returns later, ``on_late`` gets its result (an opened
+    camera is closed so it does not keep the hardware).
+    """
+    done = threading.Event()
+    guard = threading.Lock()
+    box: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            result, error = call(*args), None
+        except BaseException as err:
+            result, error = None, err
+        with guard:
+            box["result"], box["error"] = result, error
+            done.set()
+            late = box.get("abandoned", False)
+        if late and on_late is not None and error is None:
+            try:
+                on_late(result)
+            except Exception:
+                log.exception("cleaning up after a call that came back too late")
+
+    threading.Thread(target=work, name="camera call", daemon=True).start()
+    done.wait(timeout)
+    with guard:
+        if not done.is_set():
+            box["abandoned"] = True
+            raise CameraTimedOut(f"no answer in {timeout:g} s")
+    if box["error"] is not None:
+        raise box["error"]
+    return box["result"]
