@@ -54,7 +54,7 @@ RULESET_NAMES: dict[str, Any] = {
     "yahtzee": _l("Yahtzee (classic, 13 cells)"),
     "yatzy": _l("Yatzy (Scandinavian, 15 cells)"),
     "yacht": _l("Yacht (12 cells)"),
-    "generala": _l("Generala (11 cells)"),
+    "generala": _l("Generala"),
     "poker_ru": _l("Dice poker (Russian, two parts)"),
     "poker_ua": _l("Dice poker (Ukrainian, two parts)"),
     "poker_dice": _l("Poker dice (best hand wins)"),

@@ -9,6 +9,7 @@ demo: rendered throws, and dice typed in on the page.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import signal
 import sys
@@ -119,6 +120,28 @@ def attach_button(table: Any, spec: str) -> Any:
     return open_button(spec, on_press=lambda: table.press("button"), on_hold=on_hold)
 
 
+def start_server(
+    app: Any, host: str = "127.0.0.1", port: int = 0, threads: int = 32
+) -> tuple[Any, threading.Thread]:
+    """Serve ``app`` with waitress on a background thread (tests, benchmarks).
+
+    Returns the server (``server.effective_port``; ``server.close()`` stops it)
+    and its thread.
+    """
+    import waitress
+
+    server = waitress.create_server(app, host=host, port=port, threads=threads, channel_timeout=30)
+    thread = threading.Thread(target=_run_quietly, args=(server,), name="waitress", daemon=True)
+    thread.start()
+    return server, thread
+
+
+def _run_quietly(server: Any) -> None:
+    # closed under its feet is the normal way to stop
+    with contextlib.suppress(OSError, ValueError):
+        server.run()
+
+
 def run(args: argparse.Namespace) -> int:
     import waitress
 
@@ -151,12 +174,10 @@ def run(args: argparse.Namespace) -> int:
     signal.signal(signal.SIGINT, stop)
     host = "localhost" if args.host in ("0.0.0.0", "::") else args.host
     print(f"scorer: serving http://{host}:{server.effective_port}/", file=sys.stderr, flush=True)
-    try:
+    with contextlib.suppress(Exception):  # systemd notify is optional
         from scorer.devices.watchdog import ready
 
         ready()
-    except Exception:  # systemd notify is optional
-        pass
     try:
         server.run()
     except OSError:
