@@ -201,10 +201,13 @@ def reachable_uppers() -> np.ndarray:
     return reach
 
 
-def level_states(model: Solitaire, closed: int) -> States:
-    """Every reachable state with ``closed`` cells written."""
+def level_states(model: Solitaire, closed: int, within: int = 0) -> States:
+    """Every reachable state with ``closed`` cells written (among them those of ``within``)."""
     n_cells = len(model.cells)
-    masks = np.array([m for m in range(1 << n_cells) if m.bit_count() == closed], dtype=np.int64)
+    masks = np.array(
+        [m for m in range(1 << n_cells) if m.bit_count() == closed and m & within == within],
+        dtype=np.int64,
+    )
     _, uppers, flags = model.shape
     mask, up, flag = (
         a.ravel() for a in np.meshgrid(masks, np.arange(uppers), np.arange(flags), indexing="ij")
@@ -218,13 +221,17 @@ def level_states(model: Solitaire, closed: int) -> States:
 
 
 def solve(
-    model: Solitaire, progress: Progress | None = None, dtype: type = np.float32
+    model: Solitaire, progress: Progress | None = None, dtype: type = np.float32, within: int = 0
 ) -> np.ndarray:
     """The optimal expected future score of every state, shaped ``model.shape``
-    (unreachable states hold 0). ``[0, 0, 0]`` is the expected score of a fresh game."""
+    (unreachable states hold 0). ``[0, 0, 0]`` is the expected score of a fresh game.
+
+    float32 keeps the arrays in cache (twice as fast) and agrees with float64 to
+    1e-4. ``within``: only the sub-game whose sheets have these cells closed
+    (a bitmask), which tests solve in milliseconds and check by brute force."""
     values = np.zeros(int(np.prod(model.shape)), dtype=dtype)
     n_cells = len(model.cells)
-    levels = [level_states(model, k) for k in range(n_cells - 1, -1, -1)]
+    levels = [level_states(model, k, within) for k in range(n_cells - 1, -1, -1)]
     total, done = sum(len(s) for s in levels), 0
     for states in levels:
         for start in range(0, len(states), CHUNK):
