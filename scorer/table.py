@@ -106,6 +106,15 @@ class Status:
         }
 
 
+def hints_available(ruleset: str) -> bool:
+    """Whether the strategy package can advise on this ruleset (lazy: it may land late)."""
+    try:
+        from scorer.strategy import SOLVABLE
+    except ImportError:
+        return False
+    return ruleset in SOLVABLE
+
+
 def load_reader() -> Reader | None:
     """The dice reader, if the vision package has landed and loads; None otherwise."""
     try:
@@ -251,6 +260,7 @@ class Table:
             self._describe_devices()
         state["table"] = self.status.to_dict()
         state["table"]["current_game"] = self.current_game_id
+        state["hints"] = hints_available(state["ruleset"])
         return state
 
     def deadline(self, game_id: int, state: dict[str, Any]) -> float | None:
@@ -671,5 +681,6 @@ __all__ = [
     "Status",
     "Table",
     "TableBusy",
+    "hints_available",
     "load_reader",
 ]

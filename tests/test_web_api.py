@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -156,9 +157,27 @@ def test_the_openapi_document_covers_every_api_route(client, app):
     json.dumps(doc)
 
 
-def test_hints_answer_json_whether_or_not_the_strategy_is_there(client):
+def test_a_hint_names_the_best_choice_for_the_dice_on_the_tray(client, tmp_path, monkeypatch):
+    # given a generala game (its table is small) with five sixes on the first throw
+    monkeypatch.setenv("SCORER_DATA", str(tmp_path / "data"))
     game_id = start(client)["id"]
+    assert client.get(f"/api/games/{game_id}/hint").status_code == 409  # no dice yet
+    client.post(f"/api/games/{game_id}/throw", json={"dice": [6, 6, 6, 6, 6]})
+    # when a hint is asked (the table is computed on first use)
+    for _ in range(100):
+        response = client.get(f"/api/games/{game_id}/hint")
+        if response.status_code != 409:
+            break
+        time.sleep(0.1)
+    # then the best choice is to write generala
+    assert response.status_code == 200, response.json
+    best = response.json["choices"][0]
+    assert best["kind"] == "write" and best["cell"] == "generala"
+
+
+def test_rulesets_without_a_strategy_say_so(client):
+    game_id = start(client, ruleset="poker_ua")["id"]
     client.post(f"/api/games/{game_id}/throw", json={"dice": [1, 1, 2, 3, 4]})
     response = client.get(f"/api/games/{game_id}/hint")
-    assert response.status_code in (200, 404, 409)
-    assert response.is_json
+    assert response.status_code == 404
+    assert "no hints" in response.json["message"]

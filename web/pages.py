@@ -89,6 +89,7 @@ def strings() -> dict[str, Any]:
         "stale": _("Someone else moved first: here is the fresh state."),
         "offline": _("Connection lost: reconnecting..."),
         "hint": _("Hint"),
+        "rethrow_all": _("re-throw all"),
         "rulesets": {r: ruleset_name(r) for r in RULESET_NAMES},
         # The table speaks English (it imports no Flask); the page translates its lines.
         "messages": {

@@ -487,8 +487,18 @@
         const response = await fetch(gamePath("/hint"));
         const data = await response.json().catch(() => ({}));
         if (!response.ok) { toast(data.message, "error"); return; }
-        const best = Array.isArray(data) ? data[0] : data;
-        toast(best && (best.label || best.text || JSON.stringify(best)), "info");
+        const best = (data.choices || [])[0];
+        if (!best) return;
+        for (const node of document.querySelectorAll(".hinted")) node.classList.remove("hinted");
+        if (best.kind === "keep") {
+          const dice = document.querySelectorAll("#dice .die");
+          for (const i of best.keep_indexes || []) if (dice[i]) dice[i].classList.add("hinted");
+          toast(T.hint + ": " + (best.keep.length ? T.hold + " " + best.keep.join(" ") : T.rethrow_all), "info");
+        } else {
+          const cell = document.querySelector(`#sheet tr[data-cell="${best.cell}"] td.current`);
+          if (cell) cell.classList.add("hinted");
+          toast(T.hint + ": " + T.write + " " + cellName(best.cell), "info");
+        }
       });
     }
     if (!state) {
