@@ -6,8 +6,21 @@ import argparse
 import time
 from pathlib import Path
 
+import cv2
+import numpy as np
+
 from scorer.errors import ScorerError
-from scorer.vision.synth import KINDS, write_dataset
+from scorer.vision.synth import (
+    FAMILIES,
+    HELD_OUT_FAMILIES,
+    KINDS,
+    render_scene,
+    sample_sheet,
+    write_dataset,
+)
+
+#: Sample pictures stay small: the README shows them, the repository carries them.
+SAMPLE_BYTES = 58_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,11 +42,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--held-out", action="store_true", help="only held-out families and tray colours"
     )
     parser.add_argument("--split", default="test", help="split folder name (default test)")
+    parser.add_argument(
+        "--samples",
+        action="store_true",
+        help="instead of a set, write small sample PNGs: one sheet per family, three throws",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Render the set and say where it went."""
+    if args.samples:
+        return write_samples(args.out_dir, args.seed)
     if args.images < 1:
         raise ScorerError(f"--images must be at least 1, not {args.images}")
     start = time.perf_counter()
@@ -51,3 +71,30 @@ def run(args: argparse.Namespace) -> int:
         f"families) into {args.out_dir}/images/{args.split} in {seconds:.1f} s"
     )
     return 0
+
+
+def write_samples(out_dir: Path, seed: int) -> int:
+    """The README's pictures: close-ups of every family and three whole throws, small PNGs."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    for i, name in enumerate((*FAMILIES, *HELD_OUT_FAMILIES)):
+        _write_small_png(out_dir / f"{name}.png", sample_sheet(name, seed * 1000 + i))
+    for i, (kind, held_out) in enumerate((("pips", False), ("cards", False), ("mixed", True))):
+        rng = np.random.default_rng(seed * 100 + 11 + i)
+        scene = render_scene(rng, 5, kind=kind, held_out=held_out)
+        small = cv2.resize(scene.image, (240, 240), interpolation=cv2.INTER_AREA)
+        _write_small_png(out_dir / f"throw-{kind}{'-held-out' if held_out else ''}.png", small)
+    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 3} sample PNGs into {out_dir}")
+    return 0
+
+
+def _write_small_png(path: Path, image: np.ndarray, limit: int = SAMPLE_BYTES) -> None:
+    """Write a PNG under ``limit`` bytes, shrinking the picture a little at a time if needed."""
+    while True:
+        ok, buf = cv2.imencode(".png", image, [cv2.IMWRITE_PNG_COMPRESSION, 9])
+        if not ok:
+            raise ScorerError(f"cannot encode {path.name} as PNG")
+        if len(buf) <= limit or min(image.shape[:2]) < 64:
+            path.write_bytes(buf.tobytes())
+            return
+        h, w = image.shape[:2]
+        image = cv2.resize(image, (round(w * 0.92), round(h * 0.92)), interpolation=cv2.INTER_AREA)

@@ -902,3 +902,24 @@ def write_dataset(
             writer.writerow(("image", "tray", "families"))
         writer.writerows(rows)
     (out_dir / "data.yaml").write_text(_data_yaml(out_dir), encoding="utf-8")
+
+
+def sample_sheet(family: str, seed: int = 0, tile: int = 88) -> np.ndarray:
+    """Six close-ups of one family's dice, values 1..6, from two rendered throws (for docs).
+
+    Each close-up is cut from a full 640x640 render around one die, so it shows the
+    photo's real scale, light and noise.
+    """
+    crops = []
+    rng = np.random.default_rng(seed)
+    for values in ([1, 2, 3], [4, 5, 6]):
+        scene = render_scene(rng, 3, family=family, values=values)
+        h, w = scene.image.shape[:2]
+        for die in scene.dice:
+            x, y, bw, bh = die.box
+            side = int(max(bw, bh) * 1.35)
+            x0 = min(max(x + bw // 2 - side // 2, 0), w - side)
+            y0 = min(max(y + bh // 2 - side // 2, 0), h - side)
+            crop = scene.image[y0 : y0 + side, x0 : x0 + side]
+            crops.append(cv2.resize(crop, (tile, tile), interpolation=cv2.INTER_AREA))
+    return np.vstack([np.hstack(crops[:3]), np.hstack(crops[3:])])
