@@ -35,7 +35,7 @@ def register(subparsers: Any) -> None:
     add_device_arguments(parser, camera="auto", button="none", led="none")
     parser.add_argument("--db", type=Path, default=None, help="SQLite file of the games")
     parser.add_argument("--host", default="0.0.0.0", help="address to listen on (0.0.0.0)")
-    parser.add_argument("--port", type=int, default=8080, help="port to listen on (8080)")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
     parser.add_argument("--lang", choices=LANGS, default="en", help="the kiosk's language")
     parser.add_argument(
         "--threads", type=int, default=32, help="worker threads (each open page holds one)"
@@ -142,6 +142,34 @@ def _run_quietly(server: Any) -> None:
         server.run()
 
 
+def drive_led(table: Any, led: Any) -> None:
+    """The status LED follows the table: reading, waiting for a tap, or ready."""
+    subscription = table.bus.subscribe()
+    while not subscription.closed:
+        event = subscription.get(timeout=5)
+        if event is None:
+            continue
+        status = event.data.get("table") or {}
+        with contextlib.suppress(Exception):
+            if status.get("busy"):
+                led.reading()
+            elif status.get("pending") or event.data.get("unsure"):
+                led.attention()
+            else:
+                led.ready()
+
+
+def answers(host: str, port: int) -> bool:
+    """The systemd watchdog's question: does the server still answer a request?"""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"http://{host}:{port}/api/table", timeout=5) as reply:
+            return reply.status == 200
+    except OSError:
+        return False
+
+
 def run(args: argparse.Namespace) -> int:
     import waitress
 
@@ -165,26 +193,33 @@ def run(args: argparse.Namespace) -> int:
     stopping = threading.Event()
 
     def stop(signum: int, frame: Any) -> None:
+        # End the open event streams first, then leave waitress's loop: it stops
+        # its worker threads itself on KeyboardInterrupt.
         if not stopping.is_set():
             stopping.set()
-            table.close()
-            server.close()
+            table.bus.close()
+            raise KeyboardInterrupt
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     host = "localhost" if args.host in ("0.0.0.0", "::") else args.host
     print(f"scorer: serving http://{host}:{server.effective_port}/", file=sys.stderr, flush=True)
-    with contextlib.suppress(Exception):  # systemd notify is optional
-        from scorer.devices.watchdog import ready
+    if led is not None:
+        threading.Thread(target=drive_led, args=(table, led), name="led", daemon=True).start()
+    from scorer.devices import watchdog
 
-        ready()
+    port = server.effective_port
+    local = "127.0.0.1" if args.host in ("0.0.0.0", "::", "localhost") else args.host
+    watchdog.ready(f"serving on port {port}", alive=lambda: answers(local, port))
     try:
         server.run()
-    except OSError:
-        if not stopping.is_set():
-            raise
+    except KeyboardInterrupt:
+        pass
     finally:
+        watchdog.stopping()
         table.close()
+        with contextlib.suppress(OSError):
+            server.close()
         for device in (button, led):
             if device is not None:
                 device.close()
