@@ -244,7 +244,11 @@ def _camera(rng: np.random.Generator, width: int, height: int, px_per_die: float
     h = rng.uniform(260.0, 520.0)
     f = px_per_die * h / DIE_MM
     yaw = rng.integers(4) * math.pi / 2 + rng.normal(0, 0.05)
-    tilt = _rot_x(rng.normal(0, 0.045)) @ _rot_y(rng.normal(0, 0.045))
+    if rng.random() < 0.25:  # a camera mounted at a slant: more of the dice's sides show
+        slant, towards = rng.uniform(0.08, 0.24), rng.uniform(0, 2 * math.pi)
+        tilt = _rot_x(slant * math.cos(towards)) @ _rot_y(slant * math.sin(towards))
+    else:
+        tilt = _rot_x(rng.normal(0, 0.045)) @ _rot_y(rng.normal(0, 0.045))
     rotation = tilt @ np.diag([1.0, -1.0, -1.0]) @ _rot_z(yaw)
     centre = np.array([rng.normal(0, 8), rng.normal(0, 8), h])
     return Camera(f, (width - 1) / 2, (height - 1) / 2, rotation, centre)
@@ -703,13 +707,23 @@ def _radius2(h: int, w: int) -> np.ndarray:
     return ((xx - w / 2) ** 2 + (yy - h / 2) ** 2) / (0.25 * (w * w + h * h))
 
 
-_GAMMA = np.round(255 * (np.arange(4096, dtype=np.float32) / 4095) ** (1 / 2.2)).astype(np.uint8)
+_RAMP = np.arange(4096, dtype=np.float32) / 4095
 
 
-def _to_srgb8(linear: np.ndarray) -> np.ndarray:
-    """Linear light 0..1 to 8-bit sRGB-like values (a 1/2.2 gamma), clipping highlights."""
+def _tone_curve(gamma: float = 2.2, contrast: float = 0.0) -> np.ndarray:
+    """8-bit output for 4096 levels of linear light: a gamma and an S-shaped contrast."""
+    out = _RAMP ** (1 / gamma)
+    out = out + contrast * out * (1 - out) * (out - 0.5) * 4
+    return np.round(255 * np.clip(out, 0, 1)).astype(np.uint8)
+
+
+_GAMMA = _tone_curve()
+
+
+def _to_srgb8(linear: np.ndarray, curve: np.ndarray = _GAMMA) -> np.ndarray:
+    """Linear light 0..1 to 8-bit values through a tone curve, clipping highlights."""
     index = np.clip(linear * 4095 + 0.5, 0, 4095).astype(np.uint16)
-    return _GAMMA[index]
+    return curve[index]
 
 
 def _exposure(
@@ -739,10 +753,11 @@ def _develop(
     h, w = linear.shape[:2]
     if not photo:
         return _to_srgb8(linear * np.float32(exposure))
-    balance = (1 + rng.normal(0, 0.04, 3)).astype(np.float32)
+    balance = (1 + rng.normal(0, 0.05, 3)).astype(np.float32)
     vignette = 1 - np.float32(rng.uniform(0.0, 0.3)) * _radius2(h, w)
-    img = _to_srgb8(linear * (np.float32(exposure) * vignette)[..., None] * balance)
-    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.35, 1.1))
+    curve = _tone_curve(rng.uniform(1.9, 2.6), rng.uniform(-0.1, 0.5))
+    img = _to_srgb8(linear * (np.float32(exposure) * vignette)[..., None] * balance, curve)
+    img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.35, 1.1) if rng.random() < 0.8 else 1.6)
     shot = rng.uniform(1.3, 5.0)  # noise in 8-bit steps at full scale
     read = rng.uniform(1.0, 3.5)
     sigma = np.sqrt(shot**2 * np.arange(256, dtype=np.float32) / 255 + read**2)
