@@ -248,3 +248,16 @@ def test_texture_size_is_what_the_art_is_painted_at() -> None:
     # three pips of ink: the ink mask has three blobs
     n, _ = cv2.connectedComponents((ink > 0.5).astype(np.uint8))
     assert n - 1 == 3
+
+
+def test_sample_pictures_are_shrunk_under_the_size_limit(tmp_path: Path) -> None:
+    from scorer.commands.render import _write_small_png
+
+    # given a noisy picture whose PNG is far over the limit
+    noisy = np.random.default_rng(0).integers(0, 256, (300, 300, 3), dtype=np.uint8)
+    # when it is written as a sample
+    path = tmp_path / "sample.png"
+    _write_small_png(path, noisy, limit=40_000)
+    # then the file fits and is still a picture
+    assert path.stat().st_size <= 40_000
+    assert cv2.imread(str(path)).shape[2] == 3
