@@ -121,3 +121,14 @@ def test_given_a_choice_then_it_serialises_for_the_api(data):
 
     assert set(data) == {"kind", "keep", "keep_indexes", "cell", "expected", "shortfall"}
     assert data["kind"] in {"keep", "write"}
+
+
+def test_given_prepare_then_the_table_is_built_in_the_background_once(data):
+    from scorer.strategy import is_built, prepare, solitaire
+
+    worker = prepare("generala", {"double_generala": "off"})
+    worker.join(timeout=60)
+
+    assert is_built(solitaire("generala", {"double_generala": "off"}))
+    assert prepare("generala", {"double_generala": "off"}) is None
+    assert prepare("poker_dice") is None
