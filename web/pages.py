@@ -204,7 +204,7 @@ def history_game(game_id: int) -> str:
         log = table().store.events(game_id)
     except ScorerError:
         abort(404)
-    rows = history_rows(log)
+    rows = history_rows(log, table().store.setup(game_id))
     return render_template(
         "history_game.html",
         page="history",
@@ -224,17 +224,36 @@ def cell_label(ruleset: str, cell: str) -> str:
     return cell_name(ruleset, cell)
 
 
-def history_rows(log: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The log as the history page shows it: each throw with its corrections beside it."""
+def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str, Any]]:
+    """The log as the history page shows it: who acted, each throw with its corrections."""
+    from scorer.dice import card_rank
+    from scorer.game import Game
+
+    game = Game.start(setup) if setup is not None else None
+    cards = setup is not None and setup.dice == "cards"
     rows: list[dict[str, Any]] = []
     last_throw: dict[str, Any] | None = None
     for entry in log:
         event = entry["event"]
-        row = {"seq": entry["seq"], "at": entry["at"], "event": event, "corrections": []}
+        row: dict[str, Any] = {"seq": entry["seq"], "at": entry["at"], "event": event}
+        row["corrections"] = []
+        if game is not None:
+            row["player"] = setup.players[game.player]
+            before = game.sheets[game.player].cells
+            try:
+                after_game = game.apply(event)
+            except ScorerError:
+                after_game = game
+            written = after_game.sheets[game.player].cells
+            cell = event.get("cell")
+            if event.get("type") in {"write", "scratch"} and cell in written and cell not in before:
+                row["points"] = written[cell]
+            game = after_game
         if event.get("type") == "throw":
             reading = event.get("reading") or {}
             row["confidence"] = reading.get("confidence") or []
             row["photo"] = reading.get("photo")
+            row["faces"] = [card_rank(v) if cards else str(v) for v in event.get("dice", [])]
             last_throw = row
         elif event.get("type") == "correct" and last_throw is not None:
             last_throw["corrections"].append(event)

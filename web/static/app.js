@@ -296,6 +296,11 @@
       }));
     });
     body.append(total);
+    if (state.hands && state.hands.some((h) => h)) {
+      const row = el("tr", { class: "bonus" }, [el("th", { scope: "row", class: "cell-name", text: cellName("hand") })]);
+      state.hands.forEach((h) => row.append(el("td", { text: h ? ((T.hands || {})[h] || h) : "" })));
+      body.append(row);
+    }
     if (state.settlement) {
       const row = el("tr", { class: "bonus" }, [el("th", { scope: "row", class: "cell-name", text: T.settlement })]);
       state.settlement.forEach((v) => row.append(el("td", { text: (v > 0 ? "+" : "") + Math.round(v * 100) / 100 })));
@@ -597,6 +602,7 @@
         const sy = canvas.height / size[1];
         g.font = "bold 20px sans-serif";
         for (const d of boxes) {
+          if (!d.box || !d.box[2] || !d.box[3]) continue;
           g.strokeStyle = d.unsure ? "#fb923c" : "#38bdf8";
           g.lineWidth = 3;
           g.strokeRect(d.box[0] * sx, d.box[1] * sy, d.box[2] * sx, d.box[3] * sy);
