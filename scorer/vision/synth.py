@@ -813,7 +813,7 @@ def render_scene(
     arts = _pick_arts(rng, n_dice, kind, family, held_out)
     if values is None:
         values = [int(v) for v in rng.integers(1, 7, size=n_dice)]
-    px_per_die = rng.uniform(34.0, 76.0) * min(width, height) / 640
+    px_per_die = rng.uniform(27.0, 62.0) * min(width, height) / 640
     cam = _camera(rng, width, height, px_per_die)
     rect = _tray_walls(rng, cam, width, height)
     lights = _lights(rng)
