@@ -97,10 +97,23 @@ def build_table(args: argparse.Namespace) -> Any:
     if isinstance(reader, RendererReader):
         table.status.extra["reader_kind"] = "demo"
     holder["table"] = table
+    warm_up(camera)
     why = getattr(camera, "why", "")
     if why:
         log.info("camera: %s", why)
     return table
+
+
+def warm_up(camera: Any) -> None:
+    """Render the demo's throws before serving, not at the first press: it takes
+    seconds, longer than a capture may take before it counts as a hung camera."""
+    adapter = getattr(camera, "adapter", None)
+    if isinstance(getattr(type(adapter), "throws", None), property):
+        log.info("demo camera: rendering its throws...")
+        try:
+            adapter.throws  # noqa: B018 - the property renders and keeps them
+        except Exception:
+            log.exception("demo camera: rendering the throws failed")
 
 
 def attach_button(table: Any, spec: str) -> Any:
