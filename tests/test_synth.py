@@ -261,3 +261,13 @@ def test_sample_pictures_are_shrunk_under_the_size_limit(tmp_path: Path) -> None
     # then the file fits and is still a picture
     assert path.stat().st_size <= 40_000
     assert cv2.imread(str(path)).shape[2] == 3
+
+
+def test_a_bigger_set_of_one_seed_starts_with_the_same_photos(tmp_path: Path) -> None:
+    write_dataset(tmp_path / "a", 1, seed=9, kind="pips", held_out=False, size=(192, 192))
+    write_dataset(tmp_path / "b", 2, seed=9, kind="pips", held_out=False, size=(192, 192))
+    first = [
+        (p / "labels" / "test" / "s9-00000.txt").read_text()
+        for p in (tmp_path / "a", tmp_path / "b")
+    ]
+    assert first[0] == first[1]

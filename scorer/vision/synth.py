@@ -881,7 +881,9 @@ def write_dataset(
     """Render ``n_images`` throws of 1-6 dice into a YOLO set (the layout of ../shared/datasets).
 
     Beside the labels, ``renders-<split>.csv`` names each photo's tray and dice families,
-    so results can be broken down by what the reader saw.
+    so results can be broken down by what the reader saw. Photo ``i`` is drawn from
+    ``default_rng([seed, i])``: sets of one seed grow without changing their first photos,
+    and two seeds give different photos. ``held_out=True`` is refused for ``train``/``val``.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -896,9 +898,9 @@ def write_dataset(
     labels = out_dir / "labels" / split
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
-    rng = np.random.default_rng(seed)
     rows = []
     for i in range(n_images):
+        rng = np.random.default_rng([seed, i])  # each photo can be re-rendered on its own
         scene = render_scene(rng, int(rng.integers(1, 7)), kind=kind, held_out=held_out, size=size)
         stem = f"s{seed}-{i:05d}"
         cv2.imwrite(str(images / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
