@@ -116,14 +116,26 @@ def hints_available(ruleset: str) -> bool:
 
 
 def load_reader() -> Reader | None:
-    """The dice reader, if the vision package has landed and loads; None otherwise."""
-    try:
-        from scorer.vision import Reader as VisionReader  # type: ignore[attr-defined]
+    """The dice reader, if the vision package provides one and it loads; None otherwise.
 
-        return VisionReader()
-    except Exception as err:  # a missing model file is as fatal here as a missing module
-        log.warning("dice reader unavailable: %s", err)
-        return None
+    Imported lazily: the vision models may be missing (a fresh clone before
+    training), and then the game goes on by typing the dice in.
+    """
+    import importlib
+
+    problems = []
+    for module_name in ("scorer.vision", "scorer.vision.reader"):
+        try:
+            module = importlib.import_module(module_name)
+            factory = getattr(module, "Reader", None)
+            if factory is None:
+                problems.append(f"{module_name} has no Reader")
+                continue
+            return factory()
+        except Exception as err:  # a missing model file is as fatal here as a missing module
+            problems.append(f"{module_name}: {err}")
+    log.warning("dice reader unavailable: %s", "; ".join(problems))
+    return None
 
 
 class Table:
@@ -577,6 +589,7 @@ class Table:
         """
         total = self.dice_in_play(state)
         held = self.held_dice(state)
+        threshold = float(getattr(reading, "threshold", self.unsure_below))
         seen = list(reading.dice)
         if len(seen) == total and held:
             rest = list(seen)
@@ -614,9 +627,7 @@ class Table:
                 "photo": photo,
                 "boxes": boxes,
                 "faces": faces,
-                "unsure": [
-                    i for i, c in enumerate(confidence) if i not in held and c < self.unsure_below
-                ],
+                "unsure": [i for i, c in enumerate(confidence) if i not in held and c < threshold],
                 "ms": round(float(getattr(reading, "ms", 0.0)), 2),
             },
         }
