@@ -1,7 +1,7 @@
 """The dynamic programme: the optimal expected future score of every sheet state.
 
 States are solved from the full sheet backwards, one level (number of closed
-cells) at a time, in chunks of a few thousand states so that every step is a
+cells) at a time, in chunks of 512 states so that every step is a
 numpy operation over a (states, 252 throws) array:
 
 1. writing: for each throw, the best open cell (points + bonuses + the value
@@ -226,9 +226,10 @@ def solve(
     """The optimal expected future score of every state, shaped ``model.shape``
     (unreachable states hold 0). ``[0, 0, 0]`` is the expected score of a fresh game.
 
-    float32 keeps the arrays in cache (twice as fast) and agrees with float64 to
-    1e-4. ``within``: only the sub-game whose sheets have these cells closed
-    (a bitmask), which tests solve in milliseconds and check by brute force."""
+    float32 keeps the arrays in cache (about twice as fast) and agrees with float64
+    within 3e-5 on every state (``benchmarks/strategy_solve.py --float64``).
+    ``within``: only the sub-game whose sheets have these cells closed (a bitmask),
+    which tests solve in milliseconds and check by brute force."""
     values = np.zeros(int(np.prod(model.shape)), dtype=dtype)
     n_cells = len(model.cells)
     levels = [level_states(model, k, within) for k in range(n_cells - 1, -1, -1)]
