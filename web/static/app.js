@@ -133,7 +133,10 @@
     const empty = $("empty");
     if (empty) empty.hidden = true;
     const board = $("board");
-    if (board) board.classList.remove("no-game");
+    if (board) {
+      board.classList.remove("no-game");
+      board.dataset.players = state.players.length;
+    }
     drawBar();
     drawDice();
     drawSheet();
