@@ -81,3 +81,24 @@ def test_the_events_endpoint_streams_state_events(client):
     else:
         raise AssertionError("no state event arrived")
     response.close()
+
+
+def test_the_endpoint_resumes_from_the_last_event_id_header(client, table):
+    # given three changes while a page was away
+    client.post("/api/games", json={"ruleset": "generala", "players": ["Anna"]})
+    first = table.bus.last_id
+    game_id = table.current_game_id
+    client.post(f"/api/games/{game_id}/throw", json={"dice": [1, 2, 3, 4, 5]})
+    client.post(f"/api/games/{game_id}/write", json={"cell": "escalera"})
+    # when it reconnects with the id of the first
+    response = client.get("/api/events", headers={"Last-Event-ID": str(first)})
+    stream = iter(response.response)
+    ids = []
+    while len(ids) < 2:
+        chunk = next(stream)
+        chunk = chunk.decode() if isinstance(chunk, bytes) else chunk
+        if chunk.startswith("id:"):
+            ids.append(int(chunk.split("\n", 1)[0][4:]))
+    response.close()
+    # then it gets the two it missed, in order
+    assert ids == [first + 1, first + 2]
