@@ -80,7 +80,7 @@ def main(samples: int = 40) -> int:
     import cv2
 
     from scorer.bus import Bus
-    from scorer.commands.serve import start_server
+    from scorer.commands.serve import start_server, stop_server
     from scorer.devices import open_camera
     from scorer.devices.replay import drawn_throws
     from scorer.game import Setup
@@ -101,7 +101,7 @@ def main(samples: int = 40) -> int:
         reader_name = PhotoNameReader.name
     table = Table(Store(work / "games.sqlite3"), Bus(), camera=camera, reader=reader, photos=work)
     table.press_gap = 0.0
-    server, _ = start_server(create_app({"TABLE": table}), threads=8)
+    server, thread = start_server(create_app({"TABLE": table}), threads=8)
     port = server.effective_port
     arrivals: dict[tuple[int, int], float] = {}
     ready = threading.Event()
@@ -136,7 +136,7 @@ def main(samples: int = 40) -> int:
             best = table.load(game_id).best_cell()
             post(port, f"/api/games/{game_id}/write", {"cell": best})
     table.close()
-    server.close()
+    stop_server(server, thread)
 
     print(f"press -> SSE update, replay camera, {table.frames} frames a press")
     print(f"reader: {reader_name}")

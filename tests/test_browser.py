@@ -70,7 +70,7 @@ def live(tmp_path):
     from gpiozero.pins.mock import MockFactory
 
     from scorer.bus import Bus
-    from scorer.commands.serve import attach_button, start_server
+    from scorer.commands.serve import attach_button, start_server, stop_server
     from scorer.devices import open_camera
     from scorer.devices.replay import drawn_throws
     from scorer.store import Store
@@ -93,8 +93,7 @@ def live(tmp_path):
     url = f"http://127.0.0.1:{server.effective_port}"
     yield {"url": url, "table": table, "pin": Device.pin_factory.pin(17)}
     table.close()
-    server.close()
-    thread.join(timeout=5)
+    stop_server(server, thread)
     button.close()
     Device.pin_factory.close()
     Device.pin_factory = None

@@ -149,6 +149,17 @@ def start_server(
     return server, thread
 
 
+def stop_server(server: Any, thread: threading.Thread | None = None) -> None:
+    """Stop a :func:`start_server` server: close the table's streams first (``table.close()``),
+    then this waits for the workers and closes the socket."""
+    with contextlib.suppress(Exception):
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+    with contextlib.suppress(OSError):
+        server.close()
+    if thread is not None:
+        thread.join(timeout=5)
+
+
 def _run_quietly(server: Any) -> None:
     # closed under its feet is the normal way to stop
     with contextlib.suppress(OSError, ValueError):
