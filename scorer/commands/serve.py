@@ -154,8 +154,11 @@ def stop_server(server: Any, thread: threading.Thread | None = None) -> None:
     then this waits for the workers and closes the socket."""
     with contextlib.suppress(Exception):
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
-    with contextlib.suppress(OSError):
-        server.close()
+    # the listening socket, the open connections and the trigger: the loop ends when none is left
+    sockets = getattr(server, "_map", None) or getattr(server, "map", None) or {}
+    for channel in list(sockets.values()):
+        with contextlib.suppress(Exception):
+            channel.close()
     if thread is not None:
         thread.join(timeout=5)
 
