@@ -49,7 +49,10 @@ def count_pips(face: np.ndarray, dark_pips: bool) -> int:
     return int(sum(1 for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= 12))
 
 
-@pytest.mark.parametrize(("family", "dark_pips"), [("pips-white", True), ("pips-black", False)])
+@pytest.mark.parametrize(
+    ("family", "dark_pips"),
+    [("pips-white", True), ("pips-black", False), ("pips-white-red-one-four", True)],
+)
 @pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
 def test_a_rendered_pip_die_shows_as_many_pips_as_its_label(
     family: str, dark_pips: bool, value: int
@@ -91,25 +94,25 @@ def test_a_rendered_card_die_shows_the_rank_of_its_label(family: str) -> None:
         assert int(np.argmax(scores)) + 1 == value, scores
 
 
-@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("seed", range(6))
 def test_each_box_holds_its_die_and_no_more(seed: int) -> None:
     # given a throw rendered twice from one seed: with its dice, and the same tray empty
     kw = {"kind": "mixed", "photo": False, "shadows": False}
-    scene = render_scene(np.random.default_rng(seed), 3, **kw)
-    empty = render_scene(np.random.default_rng(seed), 3, empty_tray=True, **kw)
-    # when the pixels the dice changed are found
-    changed = np.abs(scene.image.astype(int) - empty.image.astype(int)).max(axis=2) > 20
+    scene = render_scene(np.random.default_rng(seed), 4, **kw)
+    empty = render_scene(np.random.default_rng(seed), 4, empty_tray=True, **kw)
+    # when the pixels the dice changed are found (the renders are noise-free, so any change
+    # is a die, even a black die's shaded side on black felt)
+    changed = np.abs(scene.image.astype(int) - empty.image.astype(int)).max(axis=2) > 2
     assert changed.any()
-    in_boxes = np.zeros_like(changed)
+    near_boxes = np.zeros_like(changed)
     for _, _, (x, y, w, h) in scene.labels():
-        in_boxes[y : y + h, x : x + w] = True
-        # then each box is tight around changed pixels (one pixel of anti-aliasing aside)
+        near_boxes[max(y - 2, 0) : y + h + 2, max(x - 2, 0) : x + w + 2] = True
+        # then each box is tight around changed pixels (a pixel of anti-aliasing aside)
         ys, xs = np.nonzero(changed[y : y + h, x : x + w])
         assert xs.min() <= 1 and ys.min() <= 1
         assert xs.max() >= w - 2 and ys.max() >= h - 2
-    # and every changed pixel lies in some die's box
-    stray = changed & ~in_boxes
-    assert stray.sum() <= 0.002 * changed.sum() + 4
+    # and no die changed a pixel outside its box, bar the faint edge of its anti-aliasing
+    assert not (changed & ~near_boxes).any()
 
 
 def test_render_throw_keeps_the_contract() -> None:

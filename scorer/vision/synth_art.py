@@ -54,6 +54,7 @@ class DieArt:
     gloss: float = 0.35  # strength of specular glare
     shininess: float = 160.0
     bevel: float = 0.14  # width of the rounded edge, as a fraction of the face
+    marble: Colour | None = None  # a second plastic swirled through the body
 
     def ink(self, value: int) -> Colour:
         """The ink colour of the face that shows ``value``."""
@@ -70,8 +71,9 @@ RED_BLACK = _ranks(BLACK, RED, BLACK, RED, BLACK, RED)
 CLASSIC = _ranks(BLACK, BLACK, BLUE, RED, RED, BLACK)
 
 
-def _pips(name: str, body: Colour, ink: Colour, **kw: object) -> DieArt:
-    return DieArt(name=name, face="pips", body=body, inks=(ink,), **kw)  # type: ignore[arg-type]
+def _pips(name: str, body: Colour, ink: Colour | tuple[Colour, ...], **kw: object) -> DieArt:
+    inks = ink if isinstance(ink[0], tuple) else (ink,)
+    return DieArt(name=name, face="pips", body=body, inks=inks, **kw)  # type: ignore[arg-type]
 
 
 def _cards(name: str, body: Colour, inks: tuple[Colour, ...], layout: str, **kw: object) -> DieArt:
@@ -86,6 +88,9 @@ TRAIN_ART: tuple[DieArt, ...] = (
     _pips("pips-green", (70, 150, 40), WHITE, concave=False, gloss=0.45),
     _pips("pips-blue", (170, 90, 30), WHITE, pip_size=0.1, pip_spread=0.23),
     _pips("pips-yellow", (40, 205, 235), BLACK, pip_size=0.08, bevel=0.18),
+    # Chinese-style dice: the one and the four are red, the one is big.
+    _pips("pips-white-red-one-four", (225, 232, 236), (RED, BLACK, BLACK, RED, BLACK, BLACK)),
+    _pips("pips-marble-teal", (120, 130, 40), WHITE, marble=(40, 50, 30), gloss=0.5),
     _cards("cards-ivory-letters", (195, 225, 238), RED_BLACK, "letters"),
     _cards(
         "cards-white-suits",
@@ -369,6 +374,18 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
     _paint(albedo, ink, _text_cover(t, rank, art, (0.08 * t, 0.08 * t, 0.2 * t, 0.2 * t)), colour)
 
 
+def _swirl(albedo: np.ndarray, colour: Colour, seed: int) -> None:
+    """Marbled plastic: soft veins of a second colour along level lines of smooth noise."""
+    t = albedo.shape[0]
+    rng = np.random.default_rng(seed)
+    small = rng.standard_normal((4, 4)).astype(np.float32)
+    field = cv2.resize(small, (t, t), interpolation=cv2.INTER_CUBIC)
+    veins = np.exp(-(np.sin(field * 2.5) ** 2) / 0.12)
+    mix = cv2.GaussianBlur(veins, (0, 0), t / 40) * 0.75
+    c = np.asarray(colour, np.float32) / 255.0
+    albedo[:] = albedo * (1 - mix[..., None]) + c * mix[..., None]
+
+
 @lru_cache(maxsize=512)
 def face_art(art: DieArt, value: int, size: int = TEXELS) -> tuple[np.ndarray, np.ndarray]:
     """One face painted flat: albedo (size, size, 3) BGR sRGB 0..1 and the ink mask 0..1.
@@ -377,6 +394,8 @@ def face_art(art: DieArt, value: int, size: int = TEXELS) -> tuple[np.ndarray, n
     """
     albedo = np.empty((size, size, 3), np.float32)
     albedo[:] = np.asarray(art.body, np.float32) / 255.0
+    if art.marble is not None:
+        _swirl(albedo, art.marble, seed=value)
     ink = np.zeros((size, size), np.float32)
     if art.face == "pips":
         _paint_pips(art, value, albedo, ink)
