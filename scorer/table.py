@@ -178,8 +178,7 @@ class Table:
         self._message_ids = 0
         self._stop = threading.Event()
         self._ticker: threading.Thread | None = None
-        self._turn_key: tuple[Any, ...] | None = None
-        self._turn_deadline: float | None = None
+        self._deadlines: dict[int, tuple[tuple[Any, ...], float]] = {}
         self.status = Status()
         self.region: list[float] | None = None
         self.last_frame: Any = None
@@ -279,11 +278,12 @@ class Table:
         """When the current turn's timer runs out (epoch seconds); a new turn restarts it."""
         if state.get("finished") or not state.get("timer"):
             return None
-        key = (game_id, state.get("round"), state.get("current_player"), state.get("extra_turns"))
-        if self._turn_key != key:
-            self._turn_key = key
-            self._turn_deadline = time.time() + float(state["timer"]["seconds"])
-        return self._turn_deadline
+        key = (state.get("round"), state.get("current_player"), state.get("extra_turns"))
+        known = self._deadlines.get(game_id)
+        if known is None or known[0] != key:
+            known = (key, time.time() + float(state["timer"]["seconds"]))
+            self._deadlines[game_id] = known
+        return known[1]
 
     def publish(self, game_id: int | None = None, game: Any | None = None) -> None:
         """Send the full state to every page (the game's, or the table's status alone)."""
@@ -391,12 +391,11 @@ class Table:
     def _press_worker(self, game_id: int, source: str) -> None:
         try:
             self._capture_locked(game_id, None)
-        except ScorerError as err:
-            self.say(str(err))
-            self.publish(game_id)
+        except ScorerError as err:  # already said on every page
+            log.info("press from %s: %s", source, err)
         except Exception as err:  # a worker thread must never die silently
             log.exception("press from %s failed", source)
-            self.say(f"The throw could not be read: {err}")
+            self.say(f"The dice could not be read: {err}")
             self.publish(game_id)
         finally:
             self._busy_lock.release()
@@ -418,8 +417,12 @@ class Table:
     def _capture_locked(self, game_id: int, version: int | None) -> Any:
         game = self.store.load(game_id)
         state = game.state()
-        if state.get("finished"):
-            raise ForbiddenMove("The game is over.")
+        try:
+            self._check_throw_allowed(game, state)
+        except ScorerError as err:
+            self.say(str(err))
+            self.publish(game_id, game)
+            raise
         self.status.busy = True
         self.say("Reading the dice...")
         self.publish(game_id, game)
@@ -427,8 +430,13 @@ class Table:
             frames = self._grab()
             reading = self._read(frames)
             photo = self._save_photo(game_id, frames[-1])
-        finally:
+        except Exception as err:
             self.status.busy = False
+            problem = str(err) if isinstance(err, ScorerError) else f"cannot read the dice: {err}"
+            self.say(problem)
+            self.publish(game_id)
+            raise
+        self.status.busy = False
         event = self.throw_event(state, reading, photo)
         if event is None:
             values = [d.value for d in reading.dice]
@@ -444,7 +452,19 @@ class Table:
             self.publish(game_id)
             return self.store.load(game_id)
         self.say("")
-        return self.act(game_id, event, version)
+        try:
+            return self.act(game_id, event, version)
+        except ScorerError as err:
+            self.say(str(err))
+            self.publish(game_id)
+            raise
+
+    @staticmethod
+    def _check_throw_allowed(game: Any, state: dict[str, Any]) -> None:
+        """Ask the rules before photographing: a throw they forbid (no throws left, a die
+        to confirm, a number to commit to) is refused without using the camera."""
+        free = sum(not d["held"] for d in state.get("dice") or []) or Table.dice_in_play(state)
+        game.apply({"type": "throw", "dice": [1] * free})
 
     def _grab(self) -> list[Any]:
         assert self.camera is not None
@@ -649,14 +669,18 @@ class Table:
             if deadline is None or (now if now is not None else time.time()) < deadline:
                 return False
             try:
-                for event in game.timeout_events(self.rng):
+                events = game.timeout_events(self.rng)
+                for event in events:
                     game = self.store.act(current, event)
             except ScorerError as err:
+                events = []
                 self.say(f"Time is up, but: {err}")
-                self._turn_deadline = None
-                self.publish(current, game)
-                return False
-            self.say("Time is up: the best cell was written.")
+            if any(e["type"] == "write" for e in events):
+                self.say("Time is up: the best cell was written.")
+            else:  # a die still waits for a tap: the player gets another period
+                self._deadlines.pop(current, None)
+                if events:
+                    self.say("Time is up: confirm the dice, then write.")
         self.publish(current, game)
         return True
 

@@ -233,3 +233,32 @@ def test_a_mock_gpio_press_throws_once_and_a_long_press_undoes(table, reader):
     finally:
         Device.pin_factory.close()
         Device.pin_factory = None
+
+
+def test_time_up_with_a_die_to_confirm_writes_nothing_and_restarts_the_timer(table, reader):
+    # given a timed turn whose throw has an unsure die
+    game_id = new_game(table, "generala", timer=30)
+    reader.queue([6, 6, 6, 6, 2], confidence=[0.99, 0.99, 0.99, 0.99, 0.2])
+    table.throw(game_id)
+    deadline = table.view(game_id)["timer"]["deadline"]
+    # when the time runs out
+    table.tick(now=deadline + 1)
+    # then nothing is written for the player, who gets a fresh period to tap the die
+    after = table.view(game_id)
+    assert after["current_player"] == 0 and after["unsure"] == [4]
+    assert all(v is None for v in after["sheet"][0].values())
+    assert after["timer"]["deadline"] >= deadline
+
+
+def test_a_throw_the_rules_forbid_is_refused_before_the_camera_is_used(table, reader, camera):
+    # given a turn with all three throws used
+    game_id = new_game(table)
+    for _ in range(3):
+        table.throw(game_id, [1, 2, 3, 4, 6])
+    captures = camera.captures
+    # when the button asks for a fourth
+    with pytest.raises(ForbiddenMove):
+        table.throw(game_id)
+    # then the camera was not used and the pages were told
+    assert camera.captures == captures and reader.reads == 0
+    assert "throws" in table.status.message

@@ -72,6 +72,9 @@ def strings() -> dict[str, Any]:
         "reading": _("Reading the dice..."),
         "typed_hint": _("Type the dice, e.g. 44235"),
         "type_dice": _("Type dice"),
+        "type_on_phone": _(
+            "No camera: type the dice in on a phone, at %(url)s", url=request.host_url + "play"
+        ),
         "settlement": _("Settlement"),
         "time_up": _("Time is up"),
         "hands": {
@@ -97,6 +100,9 @@ def strings() -> dict[str, Any]:
             "Reading the dice...": _("Reading the dice..."),
             "No camera: type the dice in.": _("No camera: type the dice in."),
             "Time is up: the best cell was written.": _("Time is up: the best cell was written."),
+            "Time is up: confirm the dice, then write.": _(
+                "Time is up: confirm the dice, then write."
+            ),
             "No game at the table: start one on the setup page.": _(
                 "No game at the table: start one on the setup page."
             ),

@@ -374,6 +374,9 @@
     const message = $("message");
     if (message) {
       let text = status.busy ? T.reading : translate(status.message || "");
+      if (!text && page === "kiosk" && (status.camera === "none" || status.reader !== "ok")) {
+        text = T.type_on_phone;
+      }
       if (status.pending && state && status.pending.game_id === state.id) text = status.pending.message;
       message.textContent = text;
       message.classList.toggle("busy", !!status.busy);
@@ -384,7 +387,7 @@
     if (button) {
       button.classList.toggle("busy", !!status.busy);
       const noCamera = status.camera === "none" || status.reader !== "ok";
-      button.hidden = page === "play" && noCamera;
+      button.hidden = noCamera;
       button.disabled = !!(state && (state.finished || state.throw >= state.throws_allowed));
     }
     const typed = $("typed");

@@ -73,6 +73,7 @@ RU = {
     "Reading the dice...": "Читаю кости...",
     "Type the dice, e.g. 44235": "Введите кости, например 44235",
     "Type dice": "Ввести кости",
+    "No camera: type the dice in on a phone, at %(url)s": "Камеры нет: вводите кости с телефона, на %(url)s",
     "Settlement": "Расчёт",
     "Time is up": "Время вышло",
     "Five of a kind": "Покер",
@@ -128,6 +129,7 @@ RU = {
     "Resume a game": "Продолжить игру",
     "Still reading the dice: press ignored.": "Ещё читаю кости: нажатие пропущено.",
     "Time is up: the best cell was written.": "Время вышло: записана лучшая клетка.",
+    "Time is up: confirm the dice, then write.": "Время вышло: подтвердите кости и запишите.",
     "No game at the table: start one on the setup page.": "За столом нет игры: начните её на странице «Новая игра».",
 }
 
@@ -190,6 +192,7 @@ UK = {
     "Reading the dice...": "Читаю кістки...",
     "Type the dice, e.g. 44235": "Введіть кістки, наприклад 44235",
     "Type dice": "Ввести кістки",
+    "No camera: type the dice in on a phone, at %(url)s": "Камери немає: вводьте кістки з телефона, на %(url)s",
     "Settlement": "Розрахунок",
     "Time is up": "Час вийшов",
     "Five of a kind": "Покер",
@@ -245,6 +248,7 @@ UK = {
     "Resume a game": "Продовжити гру",
     "Still reading the dice: press ignored.": "Ще читаю кістки: натискання пропущено.",
     "Time is up: the best cell was written.": "Час вийшов: записано найкращу клітинку.",
+    "Time is up: confirm the dice, then write.": "Час вийшов: підтвердіть кістки й запишіть.",
     "No game at the table: start one on the setup page.": "За столом немає гри: почніть її на сторінці «Нова гра».",
 }
 
