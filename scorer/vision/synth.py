@@ -10,6 +10,10 @@ computed from the geometry that drew it: the face whose normal points up.
 Art families and tray colours are split: :data:`HELD_OUT_FAMILIES` and
 :data:`HELD_OUT_TRAY_COLOURS` are never drawn unless ``held_out=True``, so a
 reader can be measured on dice and felts it never trained on.
+
+    scorer render data/rendered --images 2000 --kind mixed --split train
+    scorer render data/rendered --images 300 --kind mixed --held-out --seed 1
+    scorer render docs/samples --samples      # the README's pictures
 """
 
 from __future__ import annotations
