@@ -93,3 +93,18 @@ def test_the_camera_page_previews_and_test_reads_without_touching_the_game(clien
     assert (
         client.post("/api/camera/region", json={"region": [0.9, 0.9, 0.8, 0.8]}).status_code == 400
     )
+
+
+def test_the_app_builds_its_own_table_from_a_database_path(tmp_path):
+    # given only a database path (no table injected)
+    from web import create_app
+
+    app = create_app({"DATABASE": str(tmp_path / "games.sqlite3")})
+    client = app.test_client()
+    # then games can be played by typing the dice in, and the page says there is no camera
+    game_id = client.post("/api/games", json={"ruleset": "yacht", "players": ["A"]}).json["id"]
+    state = client.post(f"/api/games/{game_id}/throw", json={"dice": [6, 6, 6, 6, 6]}).json
+    assert state["scores"]["yacht"] == 50
+    assert client.post(f"/api/games/{game_id}/throw").status_code == 409
+    assert state["table"]["camera"] == "none"
+    app.config["TABLE"].store.close()

@@ -18,14 +18,6 @@ from flask import Flask, request
 from web.language import LANGUAGES, compiled_translations, select_locale
 
 
-def default_data_dir() -> Path:
-    """Where games and photos live: ``$SCORER_DATA`` or ``~/.local/share/dice-scorer``."""
-    env = os.environ.get("SCORER_DATA")
-    if env:
-        return Path(env)
-    return Path.home() / ".local" / "share" / "dice-scorer"
-
-
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; ``config`` may carry ``TABLE`` or ``DATABASE``, ``LANG``, ``PHOTOS``."""
     from flask_babel import Babel
@@ -68,11 +60,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def _build_table(config: Mapping[str, Any]) -> Any:
     from scorer.bus import Bus
+    from scorer.datadir import default_db
     from scorer.store import Store
     from scorer.table import Table
 
-    db = config.get("DATABASE") or default_data_dir() / "scorer.sqlite3"
-    db = Path(db)
+    db = Path(config.get("DATABASE") or default_db())
     db.parent.mkdir(parents=True, exist_ok=True)
     photos = Path(config.get("PHOTOS") or db.parent / "photos")
     return Table(Store(db), Bus(), camera=None, reader=None, photos=photos)
