@@ -181,3 +181,13 @@ def test_rulesets_without_a_strategy_say_so(client):
     response = client.get(f"/api/games/{game_id}/hint")
     assert response.status_code == 404
     assert "no hints" in response.json["message"]
+
+
+def test_a_game_exports_as_csv_and_json(client):
+    game_id = start(client)["id"]
+    client.post(f"/api/games/{game_id}/throw", json={"dice": [2, 2, 2, 5, 5]})
+    client.post(f"/api/games/{game_id}/write", json={"cell": "full"})
+    csv_file = client.get(f"/api/games/{game_id}/export?format=csv")
+    assert csv_file.mimetype == "text/csv" and "full" in csv_file.get_data(as_text=True)
+    assert client.get(f"/api/games/{game_id}/export").mimetype == "application/json"
+    assert client.get(f"/api/games/{game_id}/export?format=xml").status_code == 400

@@ -231,6 +231,19 @@ def undo(game_id: int) -> Response:
     return state_of(game_id, table().undo(game_id, version_of(data)))
 
 
+@bp.get("/games/<int:game_id>/export")
+def export(game_id: int) -> Response:
+    """The game's log as a file to keep: ``?format=json`` (default) or ``csv``."""
+    fmt = request.args.get("format", "json")
+    if fmt not in ("json", "csv"):
+        raise BadRequest("format is json or csv")
+    text = table().store.export(game_id, fmt)
+    mimetype = "text/csv" if fmt == "csv" else "application/json"
+    response = Response(text, mimetype=mimetype)
+    response.headers["Content-Disposition"] = f'attachment; filename="game-{game_id}.{fmt}"'
+    return response
+
+
 @bp.get("/games/<int:game_id>/events")
 def game_events(game_id: int) -> Response:
     table().load(game_id)
