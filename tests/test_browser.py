@@ -7,8 +7,9 @@ photo's dice from its file name (``01_33256_u2.png``: dice 3 3 2 5 6, die 3 read
 unsure), so the test is about the loop and the pages, not about vision.
 
 The listed actions go through the pages (setup, button press, correction, hold,
-re-throw with the kiosk's space bar, write, undo); the rest of the 20 writes go
-through the API's typed-dice path to keep it fast. Screenshots land in
+re-throw by the button while the space bar is ignored during the reading, write,
+undo, a throw from the kiosk's space bar); the rest of the 20 writes go through
+the API's typed-dice path to keep it fast. Screenshots land in
 docs/screenshots/ for the README.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import json
 import re
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -38,6 +40,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 PHOTOS = [
     "01_33256_u2",  # first throw: die 3 unsure (a 2 that is really a 3)
     "02_33331",  # the re-throw: the camera still sees the three held threes
+    "03_12346",  # Borys's first throw, from the kiosk's space bar
 ]
 
 
@@ -46,10 +49,13 @@ class PhotoNameReader:
 
     def __init__(self, camera) -> None:
         self.camera = camera
+        self.gate = threading.Event()  # cleared: the reading takes until it is set
+        self.gate.set()
 
     def read(self, frame):
         from scorer.vision.reading import Die, Reading
 
+        self.gate.wait(10)
         photo = self.camera.adapter.last_photo
         _, digits, *flags = photo.stem.split("_")
         unsure = {int(f[1:]) for f in flags if f.startswith("u")}
@@ -83,15 +89,14 @@ def live(tmp_path):
         cv2.imwrite(str(folder / f"{name}.png"), frame)
     camera = open_camera(f"replay:{folder}", watch_every=None)
     store = Store(tmp_path / "games.sqlite3")
-    table = Table(
-        store, Bus(), camera=camera, reader=PhotoNameReader(camera), photos=tmp_path / "photos"
-    )
+    reader = PhotoNameReader(camera)
+    table = Table(store, Bus(), camera=camera, reader=reader, photos=tmp_path / "photos")
     Device.pin_factory = MockFactory()
     button = attach_button(table, "gpio:17")
     app = create_app({"TABLE": table})
     server, thread = start_server(app, threads=16)
     url = f"http://127.0.0.1:{server.effective_port}"
-    yield {"url": url, "table": table, "pin": Device.pin_factory.pin(17)}
+    yield {"url": url, "table": table, "pin": Device.pin_factory.pin(17), "reader": reader}
     table.close()
     stop_server(server, thread)
     button.close()
@@ -168,8 +173,15 @@ def test_a_whole_game_through_the_pages(live):
                 expect(phone.locator("#dice .die.held")).to_have_count(index + 1)
             expect(kiosk.locator("#dice .die.held")).to_have_count(3)
 
-            # the re-throw: the kiosk's space bar; the camera still sees the held dice
+            # the re-throw: the push button again, and the reading takes a while...
+            live["reader"].gate.clear()
+            press_button(live["pin"])
+            expect(kiosk.locator("#message")).to_have_text("Reading the dice...")
+            # ...so the kiosk's space bar meanwhile is ignored, visibly
             kiosk.keyboard.press("Space")
+            expect(kiosk.locator("#toast")).to_contain_text("press ignored")
+            live["reader"].gate.set()
+            # the camera still sees the held dice among the thrown ones
             expect(kiosk.locator("#throw-count")).to_contain_text("2")
             values = [
                 kiosk.locator("#dice .die").nth(i).get_attribute("data-value") for i in range(5)
@@ -191,6 +203,15 @@ def test_a_whole_game_through_the_pages(live):
             phone.locator('#sheet tr[data-cell="poker"] td.current').click()
             phone.locator("#write-button").click()
             expect(kiosk.locator("#current-player")).to_contain_text("Borys")
+
+            # the kiosk's space bar is "throw complete" too: Borys's first throw
+            kiosk.keyboard.press("Space")
+            expect(kiosk.locator("#throw-count")).to_contain_text("1")
+            expect(kiosk.locator("#dice .die")).to_have_count(5)
+            values = [
+                kiosk.locator("#dice .die").nth(i).get_attribute("data-value") for i in range(5)
+            ]
+            assert values == ["1", "2", "3", "4", "6"]
 
             # the rest of the game through the API's typed-dice path
             plan = {
@@ -224,7 +245,8 @@ def test_a_whole_game_through_the_pages(live):
                     if plan[player]:
                         turns.append(plan[player].pop(0))
             for number, (cell, dice) in enumerate(turns):
-                api(url, f"/api/games/{game_id}/throw", {"dice": dice})
+                if number > 0:  # the first was thrown with the space bar
+                    api(url, f"/api/games/{game_id}/throw", {"dice": dice})
                 if number == 9:
                     # half way: the screenshots of a game in progress, dice on the tray
                     api(url, f"/api/games/{game_id}/write", {"cell": cell})
