@@ -1,0 +1,254 @@
+"""Measuring the reader on a labelled set: the figures of issue 3 and pictures of failures.
+
+Predictions are matched to labels by centre, not by box overlap, because some sets box
+only the pip pattern (tiny for a one): a prediction matches a label when its centre lies
+within half a die of the label's centre (the larger of the label's size and the die size
+the reader measured), nearest pairs first.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.dice import CARD_RANKS
+from scorer.vision.labelled import LabelledDie, LabelledPhoto
+from scorer.vision.reading import DEFAULT_THRESHOLD, Die, Reading
+
+#: confusion-matrix axes: 12 faces, then "none" (a missed die / an extra die)
+AXIS: tuple[str, ...] = (*(str(v) for v in range(1, 7)), *CARD_RANKS, "none")
+NONE = len(AXIS) - 1
+
+
+def face_index(face: str, value: int) -> int:
+    return value - 1 + (6 if face == "card" else 0)
+
+
+@dataclass
+class PhotoResult:
+    """One photo: its labels, the reading, and which prediction matched which label."""
+
+    photo: LabelledPhoto
+    reading: Reading | None
+    pairs: list[tuple[int, int]]  # (label index, die index)
+    missed: list[int]
+    extra: list[int]
+    error: str | None = None
+
+    @property
+    def exact(self) -> bool:
+        """Every die read right and nothing extra."""
+        if self.reading is None or self.missed or self.extra:
+            return False
+        return all(_same(self.photo.dice[i], self.reading.dice[j]) for i, j in self.pairs)
+
+
+@dataclass
+class Report:
+    """The figures of one set, as ``scorer eval`` prints them."""
+
+    threshold: float
+    results: list[PhotoResult] = field(default_factory=list)
+
+    def add(self, result: PhotoResult) -> None:
+        self.results.append(result)
+
+    @property
+    def labelled(self) -> int:
+        return sum(len(r.photo.dice) for r in self.results)
+
+    @property
+    def correct(self) -> int:
+        return sum(
+            _same(r.photo.dice[i], r.reading.dice[j])
+            for r in self.results
+            if r.reading is not None
+            for i, j in r.pairs
+        )
+
+    @property
+    def missed(self) -> int:
+        return sum(len(r.missed) for r in self.results)
+
+    @property
+    def extra(self) -> int:
+        return sum(len(r.extra) for r in self.results)
+
+    @property
+    def per_die(self) -> float:
+        return self.correct / self.labelled if self.labelled else 1.0
+
+    @property
+    def per_image(self) -> float:
+        return sum(r.exact for r in self.results) / len(self.results) if self.results else 1.0
+
+    def confusion(self) -> np.ndarray:
+        """Rows: the label (or none for an extra die); columns: what the reader said."""
+        m = np.zeros((len(AXIS), len(AXIS)), np.int64)
+        for r in self.results:
+            for i in r.missed:
+                m[face_index(r.photo.dice[i].face, r.photo.dice[i].value), NONE] += 1
+            if r.reading is None:
+                continue
+            for i, j in r.pairs:
+                d, p = r.photo.dice[i], r.reading.dice[j]
+                m[face_index(d.face, d.value), face_index(p.face, p.value)] += 1
+            for j in r.extra:
+                p = r.reading.dice[j]
+                m[NONE, face_index(p.face, p.value)] += 1
+        return m
+
+    def confident(self) -> tuple[int, int, int, int]:
+        """(dice marked confident, of which wrong or extra, dice marked unsure, dice read)."""
+        sure = wrong = unsure = total = 0
+        for r in self.results:
+            if r.reading is None:
+                continue
+            matched = dict((j, i) for i, j in r.pairs)
+            for j, die in enumerate(r.reading.dice):
+                total += 1
+                if die.confidence < self.threshold:
+                    unsure += 1
+                    continue
+                sure += 1
+                if j not in matched or not _same(r.photo.dice[matched[j]], die):
+                    wrong += 1
+        return sure, wrong, unsure, total
+
+    def times(self) -> tuple[float, float]:
+        ms = [r.reading.ms for r in self.results if r.reading is not None]
+        if not ms:
+            return 0.0, 0.0
+        return float(np.median(ms)), float(np.percentile(ms, 95))
+
+    def lines(self) -> list[str]:
+        """The report as text: the figures, then the confusion matrix."""
+        sure, wrong, unsure, total = self.confident()
+        med, p95 = self.times()
+        used = [
+            k for k in range(len(AXIS)) if self.confusion()[k].sum() or self.confusion()[:, k].sum()
+        ]
+        one_in = f"1 in {sure / wrong:.0f}" if wrong else f"0 in {sure}"
+        out = [
+            f"photos {len(self.results)}, dice {self.labelled}",
+            f"per-die accuracy   {100 * self.per_die:6.2f} %  ({self.correct}/{self.labelled})",
+            f"per-image exact    {100 * self.per_image:6.2f} %",
+            f"missed dice        {self.missed}",
+            f"extra dice         {self.extra}",
+            f"confident & wrong  {one_in}  ({wrong} of {sure} at threshold {self.threshold:g})",
+            f"flagged unsure     {100 * unsure / total if total else 0:6.2f} %  ({unsure}/{total})",
+            f"ms median {med:.1f}, p95 {p95:.1f}",
+            f"errors             {sum(r.error is not None for r in self.results)}",
+            "confusion (rows: label, columns: read; none = missed / extra):",
+        ]
+        m = self.confusion()
+        out.append("       " + "".join(f"{AXIS[k]:>6}" for k in used))
+        out.extend(f"{AXIS[r]:>6} " + "".join(f"{m[r, k]:6d}" for k in used) for r in used)
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        sure, wrong, unsure, total = self.confident()
+        med, p95 = self.times()
+        return {
+            "photos": len(self.results),
+            "dice": self.labelled,
+            "per_die": self.per_die,
+            "per_image_exact": self.per_image,
+            "missed": self.missed,
+            "extra": self.extra,
+            "confident": sure,
+            "confident_wrong": wrong,
+            "unsure": unsure,
+            "unsure_rate": unsure / total if total else 0.0,
+            "ms_median": med,
+            "ms_p95": p95,
+        }
+
+
+def _same(label: LabelledDie, die: Die) -> bool:
+    return label.face == die.face and label.value == die.value
+
+
+def match(
+    photo: LabelledPhoto, reading: Reading
+) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Pairs (label, die) by centre distance, nearest first; then the missed and the extra."""
+    labels, dice = photo.dice, reading.dice
+    typical = float(np.median([d.box[2] for d in dice])) if dice else 0.0
+    candidates = []
+    for i, label in enumerate(labels):
+        lx, ly = label.centre
+        reach = max(max(label.box[2], label.box[3]), typical if photo.box_kind == "pips" else 0.0)
+        reach = reach / 2 * (1.25 if photo.box_kind == "die" else 1.0)
+        for j, die in enumerate(dice):
+            x, y, w, h = die.box
+            d = math.hypot(x + w / 2 - lx, y + h / 2 - ly)
+            if d <= reach:
+                candidates.append((d, i, j))
+    pairs, used_l, used_d = [], set(), set()
+    for _, i, j in sorted(candidates):
+        if i in used_l or j in used_d:
+            continue
+        pairs.append((i, j))
+        used_l.add(i)
+        used_d.add(j)
+    missed = [i for i in range(len(labels)) if i not in used_l]
+    extra = [j for j in range(len(dice)) if j not in used_d]
+    return pairs, missed, extra
+
+
+def evaluate(
+    read: Callable[[np.ndarray], Reading],
+    photos: Iterable[LabelledPhoto],
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    failures: Path | None = None,
+) -> Report:
+    """Read every photo, match, and (with ``failures``) draw every photo that went wrong."""
+    report = Report(threshold)
+    if failures is not None:
+        failures.mkdir(parents=True, exist_ok=True)
+    for photo in photos:
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            report.add(PhotoResult(photo, None, [], list(range(len(photo.dice))), [], "unreadable"))
+            continue
+        reading = read(image)
+        pairs, missed, extra = match(photo, reading)
+        result = PhotoResult(photo, reading, pairs, missed, extra)
+        report.add(result)
+        if failures is not None and not result.exact:
+            cv2.imwrite(str(failures / f"{photo.path.stem}.jpg"), overlay(image, result, threshold))
+    return report
+
+
+def overlay(image: np.ndarray, result: PhotoResult, threshold: float) -> np.ndarray:
+    """The photo with labels (green, value above) and reads (red wrong, orange unsure,
+    blue right; value and confidence below), so a person sees what went wrong."""
+    out = image.copy()
+    scale = max(0.4, min(out.shape[:2]) / 1000)
+    for label in result.photo.dice:
+        x, y, w, h = (round(v) for v in label.box)
+        cv2.rectangle(out, (x, y), (x + w, y + h), (0, 200, 0), 1)
+        cv2.putText(out, _name(label.face, label.value), (x, y - 3), 0, scale, (0, 160, 0), 1)
+    if result.reading is None:
+        return out
+    right = {j for i, j in result.pairs if _same(result.photo.dice[i], result.reading.dice[j])}
+    for j, die in enumerate(result.reading.dice):
+        x, y, w, h = die.box
+        colour = (255, 90, 0) if j in right else (0, 0, 230)
+        if die.confidence < threshold:
+            colour = (0, 140, 255)
+        cv2.rectangle(out, (x, y), (x + w, y + h), colour, 2)
+        text = f"{_name(die.face, die.value)} {die.confidence:.2f}"
+        cv2.putText(out, text, (x, y + h + int(14 * scale * 2)), 0, scale, colour, 1)
+    return out
+
+
+def _name(face: str, value: int) -> str:
+    return CARD_RANKS[value - 1] if face == "card" else str(value)

@@ -1,0 +1,293 @@
+"""The dice reader: a photo of the tray in, every die's top face out.
+
+Two small ONNX networks run by OpenCV's ``cv2.dnn`` (nothing else at run time): a
+CenterNet-style finder marks die centres and sizes on a 320x320 copy of the frame, then
+a face network names each die from a 48x48 crop cut from the full-resolution frame,
+voting over four rotations when one look is not decisive. ``vision_models/*.md`` say how
+they were trained and what they reach.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.dice import CARD_RANKS
+from scorer.errors import ScorerError
+from scorer.vision.reading import DEFAULT_THRESHOLD, Die, Reading
+
+FINDER_INPUT = 320
+FINDER_STRIDE = 4
+SIZE_UNIT = 16.0
+FACE_INPUT = 48
+CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
+BACKGROUND = 12
+#: heat above which a spot is reported as a die even when its face cannot be read
+SURE_DIE = 0.5
+#: weakest heat considered at all (the face network then decides "die or not")
+WEAKEST = 0.2
+#: one look is enough above this; otherwise four rotations vote
+DECISIVE = 0.995
+MAX_DICE = 60
+
+Tray = tuple[int, int, int, int]
+
+
+class ModelMissing(ScorerError):
+    """The reader's ONNX files are not where it was told to look."""
+
+
+class BadFrame(ScorerError):
+    """Something that is not a picture was handed to the reader."""
+
+
+def default_model_dir() -> Path:
+    """``vision_models/`` beside the ``scorer`` package (installed as package data too)."""
+    import vision_models
+
+    return Path(vision_models.__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class _Spot:
+    """A die as seen in one frame, with the full face probabilities (for voting)."""
+
+    centre: tuple[float, float]
+    side: float
+    heat: float
+    probs: np.ndarray  # 13 probabilities, last = not a die
+
+
+class Reader:
+    """Reads the top face of every die in a frame.
+
+    >>> reader = Reader()                                     # doctest: +SKIP
+    >>> reading = reader.read(cv2.imread("throw.jpg"))        # doctest: +SKIP
+    >>> reading.values, reading.unsure                        # doctest: +SKIP
+    ((4, 4, 2, 6, 1), ())
+    """
+
+    def __init__(
+        self,
+        model_dir: str | Path | None = None,
+        threshold: float = DEFAULT_THRESHOLD,
+        tray: Tray | None = None,
+    ) -> None:
+        folder = Path(model_dir) if model_dir is not None else default_model_dir()
+        nets = []
+        for name in ("finder.onnx", "faces.onnx"):
+            path = folder / name
+            if not path.is_file():
+                raise ModelMissing(f"no {name} in {folder}: run `make train` to build it")
+            nets.append(cv2.dnn.readNetFromONNX(str(path)))
+        self._finder, self._faces = nets
+        if not 0.0 <= threshold <= 1.0:
+            raise ScorerError(f"threshold must be within 0..1, not {threshold}")
+        self.threshold = threshold
+        if tray is not None and (len(tray) != 4 or tray[2] <= 0 or tray[3] <= 0):
+            raise ScorerError(f"tray must be x, y, w, h with positive size, not {tray}")
+        self.tray = tuple(int(v) for v in tray) if tray is not None else None
+
+    # ------------------------------------------------------------------ public
+
+    def read(self, frame: np.ndarray) -> Reading:
+        """Every die in one frame (BGR, BGRA or grey), ordered left to right."""
+        start = time.perf_counter()
+        spots = self._spots(frame)
+        dice = tuple(_die(s, frame_shape(frame)) for s in spots)
+        ms = (time.perf_counter() - start) * 1000.0
+        return Reading(_ordered(dice), ms, self.threshold)
+
+    def read_votes(self, frames: Sequence[np.ndarray]) -> Reading:
+        """Several frames of one throw: dice seen in most frames, faces voted on.
+
+        A die seen in only some frames gets a confidence scaled by how often it was
+        seen, so a flickering detection comes out unsure rather than silently kept.
+        """
+        if not frames:
+            raise BadFrame("read_votes needs at least one frame")
+        start = time.perf_counter()
+        seen = [self._spots(f) for f in frames]
+        clusters: list[list[_Spot]] = []
+        for spots in seen:
+            for spot in spots:
+                home = _nearest(clusters, spot)
+                if home is None:
+                    clusters.append([spot])
+                else:
+                    home.append(spot)
+        shape = frame_shape(frames[0])
+        dice = []
+        for cluster in clusters:
+            if 2 * len(cluster) < len(frames):
+                continue
+            probs = np.sum([s.probs for s in cluster], axis=0) / len(frames)
+            centre = tuple(np.mean([s.centre for s in cluster], axis=0))
+            side = float(np.median([s.side for s in cluster]))
+            heat = float(np.max([s.heat for s in cluster]))
+            dice.append(_die(_Spot(centre, side, heat, probs), shape))
+        ms = (time.perf_counter() - start) * 1000.0
+        return Reading(_ordered(tuple(dice)), ms, self.threshold)
+
+    # ------------------------------------------------------------------ steps
+
+    def _spots(self, frame: np.ndarray) -> list[_Spot]:
+        image = as_bgr(frame)
+        ox, oy = 0, 0
+        if self.tray is not None:
+            x, y, w, h = self.tray
+            H, W = image.shape[:2]
+            x0, y0 = max(0, x), max(0, y)
+            x1, y1 = min(W, x + w), min(H, y + h)
+            if x1 - x0 < 8 or y1 - y0 < 8:
+                raise ScorerError(f"tray {self.tray} lies outside the {W}x{H} frame")
+            image, ox, oy = image[y0:y1, x0:x1], x0, y0
+        centres, sides, heats = self._find(image)
+        if not len(centres):
+            return []
+        centres = centres + np.array([ox, oy], np.float32)
+        frame_bgr = as_bgr(frame)
+        probs = self._name_faces(frame_bgr, centres, sides)
+        spots = []
+        for c, s, h, p in zip(centres, sides, heats, probs, strict=True):
+            if h < SURE_DIE and p[BACKGROUND] >= 0.5:
+                continue
+            spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
+        return spots
+
+    def _find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Die centres (frame px), sides (frame px) and heat, strongest first."""
+        h, w = image.shape[:2]
+        scale = FINDER_INPUT / max(h, w)
+        small = cv2.resize(
+            image,
+            (max(1, round(w * scale)), max(1, round(h * scale))),
+            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+        )
+        board = np.full((FINDER_INPUT, FINDER_INPUT, 3), 114, np.uint8)
+        board[: small.shape[0], : small.shape[1]] = small
+        self._finder.setInput(cv2.dnn.blobFromImage(board, 1.0 / 255.0))
+        maps = self._finder.forward()[0]
+        heat, log_side = maps[0], maps[1]
+        peaks = (heat >= WEAKEST) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+        ys, xs = np.nonzero(peaks)
+        order = np.argsort(-heat[ys, xs])[:MAX_DICE]
+        g = heat.shape[0]
+        centres, sides, heats = [], [], []
+        for i in order:
+            y, x = int(ys[i]), int(xs[i])
+            y0, y1, x0, x1 = max(0, y - 1), min(g, y + 2), max(0, x - 1), min(g, x + 2)
+            patch = heat[y0:y1, x0:x1]
+            wy, wx = np.mgrid[y0:y1, x0:x1]
+            cy = float((patch * wy).sum() / patch.sum())
+            cx = float((patch * wx).sum() / patch.sum())
+            side = float(np.exp(np.clip(log_side[y, x], -3, 3))) * SIZE_UNIT / scale
+            centre = (cx * FINDER_STRIDE / scale, cy * FINDER_STRIDE / scale)
+            if any(
+                np.hypot(centre[0] - c[0], centre[1] - c[1]) < 0.45 * min(side, s)
+                for c, s in zip(centres, sides, strict=True)
+            ):
+                continue  # a second peak on a die already found
+            centres.append(centre)
+            sides.append(side)
+            heats.append(float(heat[y, x]))
+        return np.array(centres, np.float32), np.array(sides, np.float32), np.array(heats)
+
+    def _name_faces(self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
+        """Face probabilities (n, 13), averaged over four rotations where one look is unsure."""
+        crops = [face_crop(image, c, s) for c, s in zip(centres, sides, strict=True)]
+        probs = self._run_faces(crops)
+        unsure = [i for i, p in enumerate(probs) if p.max() < DECISIVE]
+        if unsure:
+            turned = [
+                np.ascontiguousarray(np.rot90(crops[i], r)) for i in unsure for r in (1, 2, 3)
+            ]
+            more = self._run_faces(turned).reshape(len(unsure), 3, -1)
+            for j, i in enumerate(unsure):
+                probs[i] = (probs[i] + more[j].sum(0)) / 4.0
+        return probs
+
+    def _run_faces(self, crops: list[np.ndarray]) -> np.ndarray:
+        self._faces.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
+        return np.array(self._faces.forward(), np.float64).reshape(len(crops), -1)
+
+
+# ---------------------------------------------------------------------- pieces
+
+
+def frame_shape(frame: np.ndarray) -> tuple[int, int]:
+    """(height, width) of a frame, after checking it is a picture."""
+    if not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) or frame.size == 0:
+        raise BadFrame("a frame is a non-empty 2-D (grey) or 3-D (colour) numpy array")
+    return int(frame.shape[0]), int(frame.shape[1])
+
+
+def as_bgr(frame: np.ndarray) -> np.ndarray:
+    """Any picture as 8-bit BGR: grey and BGRA are converted, 16-bit and float rescaled."""
+    frame_shape(frame)
+    image = frame
+    if image.dtype != np.uint8:
+        if image.dtype == np.uint16:
+            image = (image >> 8).astype(np.uint8)
+        elif np.issubdtype(image.dtype, np.floating):
+            top = 1.0 if float(np.nanmax(image)) <= 1.0 else 255.0
+            image = np.clip(np.nan_to_num(image) * (255.0 / top), 0, 255).astype(np.uint8)
+        else:
+            image = np.clip(image, 0, 255).astype(np.uint8)
+    if image.ndim == 2 or image.shape[2] == 1:
+        return cv2.cvtColor(image.reshape(image.shape[:2]), cv2.COLOR_GRAY2BGR)
+    if image.shape[2] == 4:
+        return cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.shape[2] != 3:
+        raise BadFrame(f"a colour frame has 1, 3 or 4 channels, not {image.shape[2]}")
+    return image
+
+
+def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:
+    """A 48x48 crop of 1.5 x the die's side around its centre (edges replicated)."""
+    cx, cy = (float(v) for v in centre)
+    span = max(4.0, CROP_SPAN * float(side))
+    x0, y0 = round(cx - span / 2), round(cy - span / 2)
+    n = max(4, round(span))
+    h, w = image.shape[:2]
+    pad = max(0, -x0, -y0, x0 + n - w, y0 + n - h)
+    if pad:
+        image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        x0, y0 = x0 + pad, y0 + pad
+    crop = image[y0 : y0 + n, x0 : x0 + n]
+    interp = cv2.INTER_AREA if n > FACE_INPUT else cv2.INTER_LINEAR
+    return cv2.resize(crop, (FACE_INPUT, FACE_INPUT), interpolation=interp)
+
+
+def _die(spot: _Spot, shape: tuple[int, int]) -> Die:
+    k = int(np.argmax(spot.probs[:BACKGROUND]))
+    confidence = float(np.clip(spot.probs[k], 0.0, 1.0))
+    h, w = shape
+    half = spot.side / 2
+    x0 = max(0, round(spot.centre[0] - half))
+    y0 = max(0, round(spot.centre[1] - half))
+    x1 = min(w, round(spot.centre[0] + half))
+    y1 = min(h, round(spot.centre[1] + half))
+    box = (int(x0), int(y0), int(max(1, x1 - x0)), int(max(1, y1 - y0)))
+    if k < 6:
+        return Die(k + 1, "pips", confidence, box, None)
+    return Die(k - 5, "card", confidence, box, CARD_RANKS[k - 6])
+
+
+def _ordered(dice: tuple[Die, ...]) -> tuple[Die, ...]:
+    return tuple(sorted(dice, key=lambda d: (d.box[0] + d.box[2] / 2, d.box[1])))
+
+
+def _nearest(clusters: list[list[_Spot]], spot: _Spot) -> list[_Spot] | None:
+    best, best_d = None, 0.5 * spot.side
+    for cluster in clusters:
+        c = cluster[0]
+        d = float(np.hypot(c.centre[0] - spot.centre[0], c.centre[1] - spot.centre[1]))
+        if d < best_d:
+            best, best_d = cluster, d
+    return best

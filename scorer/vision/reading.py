@@ -1,0 +1,65 @@
+"""What the reader saw on the tray: one :class:`Die` per die, gathered in a :class:`Reading`.
+
+These are the types the table, the game log and the web page pass around, so they are
+plain frozen dataclasses with a ``to_dict`` that is the JSON the CLI and the API print.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+#: Below this confidence a die is "unsure": the screen asks the player to check it.
+DEFAULT_THRESHOLD: float = 0.6
+
+FACES: tuple[str, ...] = ("pips", "card")
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die's top face as read: value 1..6, face kind, confidence 0..1, box [x, y, w, h]."""
+
+    value: int
+    face: str
+    confidence: float
+    box: tuple[int, int, int, int]
+    rank: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of a die; card dice add their rank."""
+        out: dict[str, Any] = {
+            "value": self.value,
+            "face": self.face,
+            "confidence": round(float(self.confidence), 4),
+            "box": [int(v) for v in self.box],
+        }
+        if self.rank is not None:
+            out["rank"] = self.rank
+        return out
+
+
+@dataclass(frozen=True)
+class Reading:
+    """Every die found in one frame (or voted over several), and the time it took."""
+
+    dice: tuple[Die, ...]
+    ms: float
+    threshold: float = DEFAULT_THRESHOLD
+
+    @property
+    def values(self) -> tuple[int, ...]:
+        """The values 1..6 in reading order (left to right, top to bottom)."""
+        return tuple(d.value for d in self.dice)
+
+    @property
+    def unsure(self) -> tuple[int, ...]:
+        """Indexes of the dice read with a confidence under the threshold."""
+        return tuple(i for i, d in enumerate(self.dice) if d.confidence < self.threshold)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of a reading: dice, unsure indexes and milliseconds."""
+        return {
+            "dice": [d.to_dict() for d in self.dice],
+            "unsure": list(self.unsure),
+            "ms": round(float(self.ms), 2),
+        }

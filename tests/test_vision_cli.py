@@ -1,0 +1,92 @@
+"""``scorer read`` and ``scorer eval`` on pictures and sets made in the test."""
+
+from __future__ import annotations
+
+import json
+
+import cv2
+import pytest
+
+from scorer.cli import main
+from scorer.vision.reader import default_model_dir
+from tests.test_vision_reader import felt, throw
+
+pytestmark = pytest.mark.skipif(
+    not (default_model_dir() / "faces.onnx").is_file(),
+    reason="vision_models/*.onnx not built: run `make train`",
+)
+
+
+def test_given_images_and_a_missing_one_when_read_json_then_the_rest_are_read(tmp_path, capsys):
+    image, _ = throw([4, 2, 6])
+    good = tmp_path / "throw.png"
+    cv2.imwrite(str(good), image)
+    empty = tmp_path / "empty.png"
+    cv2.imwrite(str(empty), felt())
+    broken = tmp_path / "broken.jpg"
+    broken.write_bytes(b"not a jpeg")
+
+    status = main(
+        ["read", "--json", str(good), str(tmp_path / "missing.jpg"), str(broken), str(empty)]
+    )
+
+    out = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert status == 1
+    assert [o["image"] for o in out] == [
+        str(good),
+        str(tmp_path / "missing.jpg"),
+        str(broken),
+        str(empty),
+    ]
+    assert [d["value"] for d in out[0]["dice"]] == [4, 2, 6]
+    assert set(out[0]["dice"][0]) == {"value", "face", "confidence", "box"}
+    assert out[0]["ms"] > 0
+    assert "no such file" in out[1]["error"]
+    assert "not a readable image" in out[2]["error"]
+    assert out[3]["dice"] == []
+
+
+def test_given_one_image_when_read_plain_then_a_readable_line(tmp_path, capsys):
+    image, _ = throw([1, 5])
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), image)
+    assert main(["read", str(path)]) == 0
+    line = capsys.readouterr().out.strip()
+    assert line.startswith(f"{path}: 1 5") and "2 dice" in line
+
+
+def test_given_a_bad_tray_option_when_read_then_usage_error(tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["read", "--tray", "1,2,3", str(tmp_path / "x.png")])
+    assert exit_info.value.code == 2
+
+
+def test_given_a_small_labelled_set_when_evaluated_then_figures_and_failure_pictures(
+    tmp_path, capsys
+):
+    # given a YOLO set of two drawn throws, one labelled wrong on purpose
+    (tmp_path / "images" / "test").mkdir(parents=True)
+    (tmp_path / "labels" / "test").mkdir(parents=True)
+    (tmp_path / "data.yaml").write_text("names: {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 6}\nbox: die\n")
+    for name, values, lie in (("a", [3, 6], None), ("b", [2, 5], 0)):
+        image, spots = throw(values)
+        cv2.imwrite(str(tmp_path / "images" / "test" / f"{name}.png"), image)
+        lines = []
+        for i, (v, (x, y)) in enumerate(zip(values, spots, strict=True)):
+            label = (v % 6) if i == lie else v - 1  # the lie: one more than shown
+            lines.append(f"{label} {x / 640} {y / 640} {60 / 640} {60 / 640}")
+        (tmp_path / "labels" / "test" / f"{name}.txt").write_text("\n".join(lines) + "\n")
+
+    status = main(["eval", str(tmp_path), "--failures", str(tmp_path / "fail")])
+
+    out = capsys.readouterr().out
+    assert status == 0
+    assert "per-die accuracy    75.00 %" in out
+    assert "per-image exact     50.00 %" in out
+    assert "confident & wrong" in out and "flagged unsure" in out and "p95" in out
+    assert sorted(p.name for p in (tmp_path / "fail").iterdir()) == ["b.jpg"]
+
+
+def test_given_not_a_set_when_evaluated_then_exit_2(tmp_path, capsys):
+    assert main(["eval", str(tmp_path)]) == 2
+    assert "data.yaml" in capsys.readouterr().err

@@ -1,0 +1,71 @@
+"""Matching reads to labels by centre, and the figures built on it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.vision.evaluation import NONE, evaluate, match
+from scorer.vision.labelled import LabelledDie, LabelledPhoto
+from scorer.vision.reading import Die, Reading
+
+
+def photo(*dice: LabelledDie, kind: str = "die", path: Path = Path("x.png")) -> LabelledPhoto:
+    return LabelledPhoto(path, tuple(dice), kind)
+
+
+def test_given_a_tiny_pip_box_when_matched_then_the_die_centre_counts_not_overlap():
+    # given a one whose label boxes only its pip (8 px) and a read box of the whole die
+    label = LabelledDie("pips", 1, (96, 96, 8, 8))
+    reading = Reading((Die(1, "pips", 0.9, (75, 78, 50, 50), None),), 1.0)
+    pairs, missed, extra = match(photo(label, kind="pips"), reading)
+    assert pairs == [(0, 0)] and missed == [] and extra == []
+
+
+def test_given_a_read_beside_the_label_when_matched_then_missed_and_extra():
+    label = LabelledDie("pips", 4, (100, 100, 40, 40))
+    reading = Reading((Die(4, "pips", 0.9, (200, 100, 40, 40), None),), 1.0)
+    pairs, missed, extra = match(photo(label), reading)
+    assert pairs == [] and missed == [0] and extra == [0]
+
+
+def test_given_two_reads_near_one_label_when_matched_then_the_nearer_wins():
+    label = LabelledDie("pips", 2, (100, 100, 40, 40))
+    reading = Reading(
+        (
+            Die(2, "pips", 0.9, (105, 100, 40, 40), None),
+            Die(2, "pips", 0.9, (101, 99, 40, 40), None),
+        ),
+        1.0,
+    )
+    pairs, _, extra = match(photo(label), reading)
+    assert pairs == [(0, 1)] and extra == [0]
+
+
+def test_given_reads_when_evaluated_then_confusion_and_confidence_figures(tmp_path):
+    path = tmp_path / "p.png"
+    cv2.imwrite(str(path), np.zeros((300, 300, 3), np.uint8))
+    labels = photo(
+        LabelledDie("pips", 5, (10, 10, 40, 40)),
+        LabelledDie("card", 3, (100, 10, 40, 40)),
+        LabelledDie("pips", 6, (200, 10, 40, 40)),
+        path=path,
+    )
+    said = Reading(
+        (
+            Die(5, "pips", 0.99, (10, 10, 40, 40), None),  # right, sure
+            Die(3, "pips", 0.95, (100, 10, 40, 40), None),  # J read as a pip three, sure: wrong
+            Die(1, "pips", 0.30, (150, 200, 40, 40), None),  # extra, unsure
+        ),
+        4.0,
+    )
+    report = evaluate(lambda image: said, [labels], threshold=0.6, failures=tmp_path / "f")
+    m = report.confusion()
+    assert report.correct == 1 and report.missed == 1 and report.extra == 1
+    assert m[4, 4] == 1 and m[8, 2] == 1 and m[5, NONE] == 1 and m[NONE, 0] == 1
+    assert report.confident() == (2, 1, 1, 3)
+    assert report.per_image == 0.0
+    assert (tmp_path / "f" / "p.jpg").is_file()
+    assert any("1 in 2" in line for line in report.lines())

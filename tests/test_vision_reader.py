@@ -1,0 +1,185 @@
+"""The reader on pictures drawn here with cv2: plain dice on a felt, no photos needed."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.errors import ScorerError
+from scorer.vision import Reader, read_votes
+from scorer.vision.reader import BadFrame, ModelMissing, as_bgr, default_model_dir, face_crop
+
+PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+needs_models = pytest.mark.skipif(
+    not (default_model_dir() / "faces.onnx").is_file(),
+    reason="vision_models/*.onnx not built: run `make train`",
+)
+
+
+def draw_die(
+    image: np.ndarray,
+    centre: tuple[float, float],
+    value: int,
+    side: float = 60,
+    angle: float = 0.0,
+    body: tuple[int, int, int] = (235, 235, 235),
+    pip: tuple[int, int, int] = (20, 20, 20),
+) -> None:
+    """A die seen from above: a rounded square with the standard pip pattern."""
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+
+    def at(u: float, v: float) -> tuple[int, int]:
+        return (round(centre[0] + u * c - v * s), round(centre[1] + u * s + v * c))
+
+    h = side / 2
+    corners = np.array([at(-h, -h), at(h, -h), at(h, h), at(-h, h)], np.int32)
+    cv2.fillConvexPoly(image, corners, (40, 40, 40), cv2.LINE_AA)
+    inner = np.array([at(-h + 2, -h + 2), at(h - 2, -h + 2), at(h - 2, h - 2), at(-h + 2, h - 2)])
+    cv2.fillConvexPoly(image, inner.astype(np.int32), body, cv2.LINE_AA)
+    for u, v in PIPS[value]:
+        cv2.circle(
+            image, at(u * side * 0.27, v * side * 0.27), round(side * 0.09), pip, -1, cv2.LINE_AA
+        )
+
+
+def felt(width: int = 640, height: int = 640, colour=(60, 120, 40), seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    image = np.empty((height, width, 3), np.uint8)
+    image[:] = colour
+    noise = rng.normal(0, 4, image.shape)
+    return np.clip(image + noise, 0, 255).astype(np.uint8)
+
+
+def throw(values, seed=0, side=60, angle_step=17.0):
+    image = felt(seed=seed)
+    spots = [(120 + 100 * i, 200 + 60 * (i % 2)) for i in range(len(values))]
+    for i, (v, p) in enumerate(zip(values, spots, strict=True)):
+        draw_die(image, p, v, side=side, angle=i * angle_step)
+    return image, spots
+
+
+@pytest.fixture(scope="module")
+def reader() -> Reader:
+    if not (default_model_dir() / "faces.onnx").is_file():
+        pytest.skip("vision_models/*.onnx not built: run `make train`")
+    return Reader()
+
+
+# ---------------------------------------------------------------- pieces without models
+
+
+def test_given_a_grey_or_bgra_frame_when_converted_then_three_channel_uint8():
+    grey = np.full((10, 12), 7, np.uint8)
+    assert as_bgr(grey).shape == (10, 12, 3)
+    bgra = np.zeros((10, 12, 4), np.uint8)
+    assert as_bgr(bgra).shape == (10, 12, 3)
+    as_float = np.ones((4, 4, 3), np.float32)
+    assert as_bgr(as_float).max() == 255
+
+
+def test_given_not_a_picture_when_converted_then_bad_frame():
+    with pytest.raises(BadFrame):
+        as_bgr(np.zeros((0, 0), np.uint8))
+    with pytest.raises(BadFrame):
+        as_bgr("photo.jpg")  # type: ignore[arg-type]
+
+
+def test_given_a_die_near_the_edge_when_cropped_then_48_square_with_the_die_centred():
+    image = felt()
+    draw_die(image, (20, 20), 5, side=40)
+    crop = face_crop(image, (20, 20), 40)
+    assert crop.shape == (48, 48, 3)
+    # the die's dark centre pip sits in the middle of the crop
+    assert crop[24, 24].mean() < 80
+
+
+def test_given_a_folder_without_models_when_reader_built_then_it_says_how_to_build(tmp_path):
+    with pytest.raises(ModelMissing, match="make train"):
+        Reader(tmp_path)
+
+
+def test_given_a_bad_tray_when_reader_built_then_refused():
+    with pytest.raises(ScorerError):
+        Reader(tray=(0, 0, -5, 10))
+
+
+# ---------------------------------------------------------------- the trained reader
+
+
+@needs_models
+def test_given_an_empty_felt_when_read_then_no_dice(reader):
+    assert reader.read(felt()).dice == ()
+
+
+@needs_models
+def test_given_drawn_dice_when_read_then_every_value_with_confidence(reader):
+    values = [1, 2, 3, 4, 5, 6]
+    image, spots = throw(values)
+    reading = reader.read(image)
+    assert reading.values == tuple(values)
+    for die, (x, y) in zip(reading.dice, spots, strict=True):
+        bx, by, bw, bh = die.box
+        assert abs(bx + bw / 2 - x) < 15 and abs(by + bh / 2 - y) < 15
+        assert die.face == "pips" and die.rank is None
+        assert 0.0 <= die.confidence <= 1.0
+    assert reading.ms > 0
+
+
+@needs_models
+def test_given_a_grey_frame_when_read_then_the_same_dice(reader):
+    image, _ = throw([2, 5, 6])
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    assert reader.read(grey).values == (2, 5, 6)
+
+
+@needs_models
+def test_given_a_huge_frame_when_read_then_the_dice_in_its_pixels(reader):
+    image, spots = throw([3, 4])
+    huge = cv2.resize(image, None, fx=5, fy=5, interpolation=cv2.INTER_CUBIC)
+    reading = reader.read(huge)
+    assert reading.values == (3, 4)
+    assert abs(reading.dice[0].box[0] + reading.dice[0].box[2] / 2 - 5 * spots[0][0]) < 60
+
+
+@needs_models
+def test_given_a_tray_region_when_read_then_dice_outside_are_ignored(reader):
+    image, spots = throw([6, 1, 4])
+    # given a tray that holds only the first die
+    tray = (spots[0][0] - 60, spots[0][1] - 60, 120, 120)
+    reading = Reader(tray=tray).read(image)
+    assert reading.values == (6,)
+    x, _, w, _ = reading.dice[0].box
+    assert abs(x + w / 2 - spots[0][0]) < 15
+
+
+@needs_models
+def test_given_three_frames_of_one_throw_when_voted_then_one_die_each(reader):
+    frames = [throw([5, 2, 3], seed=s)[0] for s in range(3)]
+    reading = read_votes(frames, reader)
+    assert reading.values == (5, 2, 3)
+    assert reading.unsure == ()
+
+
+@needs_models
+def test_given_a_blank_die_when_read_then_reported_unsure_not_dropped(reader):
+    image = felt()
+    draw_die(image, (320, 320), 1, side=70)
+    cv2.circle(image, (320, 320), 8, (235, 235, 235), -1)  # paint the one pip out
+    draw_die(image, (150, 320), 4, side=70)
+    reading = reader.read(image)
+    # then the readable die is sure and any die it reports at the blank spot is unsure
+    four = [d for d in reading.dice if abs(d.box[0] + d.box[2] / 2 - 150) < 20]
+    assert [d.value for d in four] == [4]
+    blank = [d for d in reading.dice if abs(d.box[0] + d.box[2] / 2 - 320) < 20]
+    assert all(d.confidence < reader.threshold for d in blank)

@@ -1,0 +1,129 @@
+"""Retrain the dice reader from scratch: ``python -m vision_models.train`` (``make train``).
+
+Fixed seeds, two CPU threads, under an hour. Reads only the train splits of the shared
+photo sets (plus the single-die crops and, when ``scorer.vision.synth`` is there, rendered
+throws of pip and poker dice), writes ``vision_models/finder.onnx``,
+``vision_models/faces.onnx`` and ``vision_models/train_report.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from vision_models.train import data, fit
+from vision_models.train.nets import FACE_INPUT, FINDER_INPUT
+
+OUT = Path(__file__).resolve().parents[1]
+SEED = 20261129
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision_models.train", description=__doc__)
+    parser.add_argument("--finder-steps", type=int, default=600)
+    parser.add_argument("--faces-steps", type=int, default=700)
+    parser.add_argument("--rendered", type=int, default=500, help="rendered throws to use")
+    parser.add_argument("--out", type=Path, default=OUT)
+    parser.add_argument("--only", choices=("finder", "faces"), default=None)
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    random.seed(SEED)
+    np.random.seed(SEED)
+    torch.manual_seed(SEED)
+    torch.set_num_threads(2)
+    rng = np.random.default_rng(SEED)
+    t_start = time.time()
+
+    def log(msg: str) -> None:
+        print(f"[{time.time() - t_start:6.0f}s] {msg}", flush=True)
+
+    real = data.load_real("train")
+    crops = data.load_crops()
+    rendered = data.load_rendered(args.rendered, SEED + 1)
+    log(f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered")
+
+    # A held-out eighth of the train photos (never the test splits) to calibrate and check.
+    def split(photos: list[data.Photo]) -> tuple[list[data.Photo], list[data.Photo]]:
+        order = rng.permutation(len(photos))
+        cut = len(photos) // 8
+        return [photos[i] for i in order[cut:]], [photos[i] for i in order[:cut]]
+
+    tray_fit, tray_hold = split([p for p in real if p.source == "tray-multicolor"])
+    cam_fit, cam_hold = split([p for p in real if p.source == "webcam-white"])
+    ren_fit, ren_hold = split(rendered)
+    report: dict[str, object] = {
+        "seed": SEED,
+        "photos": {
+            "tray-multicolor train": len(tray_fit) + len(tray_hold),
+            "webcam-white train": len(cam_fit) + len(cam_hold),
+            "single-die-crops": len(crops),
+            "rendered": len(rendered),
+            "held out for calibration": len(tray_hold) + len(cam_hold) + len(ren_hold),
+        },
+    }
+
+    finder_path = args.out / "finder.onnx"
+    if args.only in (None, "finder"):
+        groups = [(tray_fit, 0.4), (cam_fit, 0.25)]
+        if ren_fit:
+            groups.append((ren_fit, 0.35))
+        finder = fit.train_finder(groups, args.finder_steps, rng, log)
+        finder.export_mode = True
+        diff = fit.export(
+            finder, finder_path, (1, 3, FINDER_INPUT, FINDER_INPUT), ("image", "maps")
+        )
+        finder.export_mode = False
+        log(f"wrote {finder_path} (cv2.dnn vs torch max diff {diff:.2e})")
+        report["finder"] = {"steps": args.finder_steps, "onnx_max_diff": diff}
+        torch.save(finder.state_dict(), args.out / ".finder.pt")
+    if args.only in (None, "faces"):
+        from vision_models.train.nets import DieFinder
+
+        finder = DieFinder()
+        finder.load_state_dict(torch.load(args.out / ".finder.pt"))
+        finder.eval()
+        fit_photos = tray_fit + cam_fit + ren_fit
+        patches = [q for p in fit_photos + crops for q in data.patches_of(p, rng)]
+        hard = fit.hard_negatives(finder, fit_photos, rng)
+        log(f"face patches: {len(patches)} + {len(hard)} hard negatives")
+        faces = fit.train_faces(patches + hard, args.faces_steps, rng, log)
+        hold = [q for p in tray_hold + cam_hold + ren_hold for q in data.patches_of(p, rng)]
+        x, y = fit.plain_crops(hold, rotations=4)
+        logits = fit.logits_of(faces, x)
+        temperature = fit.fit_temperature(logits, np.repeat(y, 4))
+        probs = np.exp(logits / temperature)
+        probs = (probs / probs.sum(1, keepdims=True)).reshape(len(y), 4, -1).mean(1)
+        acc = float((probs.argmax(1) == y).mean())
+        log(f"held-out crops: {len(y)}, accuracy (4-rotation vote) {acc:.4f}, T={temperature:.2f}")
+        path = args.out / "faces.onnx"
+        diff = fit.export(
+            fit.Calibrated(faces, temperature),
+            path,
+            (4, 3, FACE_INPUT, FACE_INPUT),
+            ("crop", "probs"),
+        )
+        log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
+        report["faces"] = {
+            "steps": args.faces_steps,
+            "patches": len(patches),
+            "hard_negatives": len(hard),
+            "temperature": temperature,
+            "held_out_crop_accuracy": acc,
+            "held_out_crops": len(y),
+            "onnx_max_diff": diff,
+        }
+    report["minutes"] = round((time.time() - t_start) / 60, 1)
+    (args.out / "train_report.json").write_text(json.dumps(report, indent=2) + "\n")
+    log("done")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,284 @@
+"""Training data for the dice reader: real photos (train splits only), rendered throws,
+and the augmentations that make a model read dice it has never seen.
+
+Everything is decoded once and kept in memory; samples are cut on the fly with one affine
+warp each, so two CPU cores keep up with the networks.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.vision.labelled import load_split
+
+SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
+PATCH = 112  # cached die patches: side = PATCH_SPAN * die side, resized to PATCH px
+PATCH_SPAN = 3.0
+BACKGROUND = 12
+
+
+@dataclass
+class Photo:
+    """A decoded training photo with die centres, die sides (pixels) and classes 0..11."""
+
+    image: np.ndarray
+    centres: np.ndarray  # (n, 2) float32
+    sides: np.ndarray  # (n,) float32, the whole die's side
+    classes: np.ndarray  # (n,) int64, 0..5 pips 1..6, 6..11 cards 9..A
+    source: str
+    sized: bool = True  # False: the side is an estimate (labels covered only the pips)
+
+
+def class_of(face: str, value: int) -> int:
+    return value - 1 + (6 if face == "card" else 0)
+
+
+def load_real(split: str = "train") -> list[Photo]:
+    """The shared real photo sets (tray-multicolor, webcam-white) of one split."""
+    photos: list[Photo] = []
+    for name in ("tray-multicolor", "webcam-white"):
+        root = SHARED / name
+        if not root.is_dir():
+            continue
+        for lp in load_split(root, split):
+            image = cv2.imread(str(lp.path), cv2.IMREAD_COLOR)
+            if image is None or not lp.dice:
+                continue
+            centres = np.array([d.centre for d in lp.dice], np.float32)
+            classes = np.array([class_of(d.face, d.value) for d in lp.dice], np.int64)
+            boxes = np.array([d.box[2:] for d in lp.dice], np.float32)
+            if lp.box_kind == "die":
+                sides = boxes.max(1)
+                sized = True
+            else:
+                # The label boxes only cover the pip pattern: a die is a bit larger than the
+                # largest pattern in the photo (all dice in one photo are at one height).
+                side = float(boxes.max()) * 1.15
+                sides = np.maximum(boxes.max(1) * 1.1, side).astype(np.float32)
+                sized = bool((classes % 6 >= 3).any())
+            photos.append(Photo(image, centres, sides, classes, name, sized))
+    return photos
+
+
+def load_crops() -> list[Photo]:
+    """Single-die crops (folder = face): one die filling most of each small photo."""
+    root = SHARED / "single-die-crops"
+    words = ("one", "two", "three", "four", "five", "six")
+    photos = []
+    for value, word in enumerate(words, start=1):
+        folder = root / word
+        if not folder.is_dir():
+            continue
+        for path in sorted(folder.iterdir()):
+            image = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if image is None:
+                continue
+            h, w = image.shape[:2]
+            side = 0.8 * min(h, w)
+            photos.append(
+                Photo(
+                    image,
+                    np.array([[w / 2, h / 2]], np.float32),
+                    np.array([side], np.float32),
+                    np.array([value - 1]),
+                    "single-die-crops",
+                )
+            )
+    return photos
+
+
+def load_rendered(n_images: int, seed: int, families: list[str] | None = None) -> list[Photo]:
+    """Throws drawn by ``scorer.vision.synth`` (pips, cards and mixed), if it is there."""
+    try:
+        from scorer.vision import synth
+    except ImportError:
+        return []
+    rng = np.random.default_rng(seed)
+    fams = list(families if families is not None else synth.FAMILIES)
+    kinds = ("cards", "mixed", "pips", "cards")
+    photos = []
+    for i in range(n_images):
+        kind = kinds[i % len(kinds)]
+        family = fams[int(rng.integers(len(fams)))] if fams else None
+        n = int(rng.integers(1, 8))
+        image, labels = synth.render_throw(rng, n, kind=kind, family=family, size=(640, 640))
+        if image.ndim == 2:
+            image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+        if not labels:
+            continue
+        centres = np.array([(x + w / 2, y + h / 2) for _, _, (x, y, w, h) in labels], np.float32)
+        sides = np.array([max(w, h) for _, _, (x, y, w, h) in labels], np.float32)
+        classes = np.array([class_of(f, v) for f, v, _ in labels], np.int64)
+        photos.append(Photo(image, centres, sides, classes, f"rendered:{family}"))
+    return photos
+
+
+# ---------------------------------------------------------------- augmentation
+
+
+def colour_jitter(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) -> np.ndarray:
+    """Hue, saturation, brightness, contrast, gamma, white balance: other tables, other light."""
+    img = img.astype(np.float32)
+    if rng.random() < 0.6:
+        hsv = cv2.cvtColor(np.clip(img, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV).astype(
+            np.float32
+        )
+        hsv[..., 0] = (hsv[..., 0] + rng.uniform(-90, 90) * strength) % 180
+        hsv[..., 1] *= rng.uniform(0.5, 1.4)
+        img = cv2.cvtColor(np.clip(hsv, 0, 255).astype(np.uint8), cv2.COLOR_HSV2BGR).astype(
+            np.float32
+        )
+    img *= rng.uniform(0.8, 1.2, size=3).astype(np.float32)  # white balance
+    mean = img.mean()
+    img = (img - mean) * rng.uniform(0.6, 1.4) + mean * rng.uniform(0.6, 1.4)
+    img = np.clip(img, 0, 255)
+    if rng.random() < 0.3:
+        img = 255.0 * (img / 255.0) ** rng.uniform(0.6, 1.6)
+    if rng.random() < 0.1:
+        g = cv2.cvtColor(img.astype(np.uint8), cv2.COLOR_BGR2GRAY)
+        img = cv2.cvtColor(g, cv2.COLOR_GRAY2BGR).astype(np.float32)
+    return img
+
+
+def degrade(img: np.ndarray, rng: np.random.Generator, scale: float = 1.0) -> np.ndarray:
+    """Blur, sensor noise and JPEG: cheaper cameras than the ones that took the photos."""
+    if rng.random() < 0.35:
+        k = rng.uniform(0.3, 1.4) * scale
+        img = cv2.GaussianBlur(img, (0, 0), k)
+    if rng.random() < 0.4:
+        img = img + rng.normal(0, rng.uniform(2, 12), img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(25, 90))])
+        if ok:
+            img = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+    return img
+
+
+def random_affine(
+    centre: tuple[float, float], angle: float, scale: float, out_centre: tuple[float, float]
+) -> np.ndarray:
+    m = cv2.getRotationMatrix2D(centre, angle, scale)
+    m[0, 2] += out_centre[0] - centre[0]
+    m[1, 2] += out_centre[1] - centre[1]
+    return m
+
+
+def transform(points: np.ndarray, m: np.ndarray) -> np.ndarray:
+    return points @ m[:, :2].T + m[:, 2]
+
+
+# ---------------------------------------------------------------- detector samples
+
+
+def finder_sample(
+    photo: Photo, rng: np.random.Generator, out: int = 256, stride: int = 4
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A warped crop in the finder's 320-letterbox scale, with heatmap, side and masks."""
+    h, w = photo.image.shape[:2]
+    base = 320.0 / max(h, w)
+    scale = base * math.exp(rng.uniform(math.log(0.55), math.log(1.6)))
+    if rng.random() < 0.3 and len(photo.centres):
+        anchor = photo.centres[rng.integers(len(photo.centres))] + rng.normal(0, 20, 2)
+    else:
+        anchor = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+    angle = rng.uniform(0, 360) if rng.random() < 0.8 else 90.0 * int(rng.integers(4))
+    m = random_affine((float(anchor[0]), float(anchor[1])), angle, scale, (out / 2, out / 2))
+    if rng.random() < 0.5:  # mirror: dice faces are mirror-symmetric enough for finding
+        m = np.array([[-1, 0, out], [0, 1, 0]], np.float64) @ np.vstack([m, [0, 0, 1]])
+    border = tuple(float(v) for v in rng.integers(0, 256, 3))
+    img = cv2.warpAffine(photo.image, m, (out, out), flags=cv2.INTER_LINEAR, borderValue=border)
+    img = degrade(colour_jitter(img, rng), rng)
+    g = out // stride
+    heat = np.zeros((g, g), np.float32)
+    side = np.zeros((g, g), np.float32)
+    mask = np.zeros((g, g), np.float32)
+    if len(photo.centres):
+        pts = transform(photo.centres.astype(np.float64), m) / stride
+        sides = photo.sides * scale
+        ys, xs = np.mgrid[0:g, 0:g].astype(np.float32)
+        for (cx, cy), s in zip(pts, sides, strict=True):
+            if not (-2 <= cx < g + 2 and -2 <= cy < g + 2):
+                continue
+            sigma = max(s / stride / 5.0, 0.6)
+            heat = np.maximum(heat, np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2 * sigma**2)))
+            ix, iy = int(cx), int(cy)
+            if 0 <= ix < g and 0 <= iy < g:
+                heat[iy, ix] = 1.0
+                side[iy, ix] = math.log(max(s, 2.0) / 16.0)
+                mask[iy, ix] = 1.0 if photo.sized else 0.0
+    return img, heat, side, mask
+
+
+# ---------------------------------------------------------------- face samples
+
+
+@dataclass
+class Patch:
+    """A die (or a bit of table) cut at PATCH_SPAN x its side, resized to PATCH px."""
+
+    image: np.ndarray
+    label: int
+    source: str
+
+
+def cut_patch(image: np.ndarray, centre: np.ndarray, side: float) -> np.ndarray:
+    span = PATCH_SPAN * side
+    s = PATCH / span
+    m = np.array([[s, 0, PATCH / 2 - s * centre[0]], [0, s, PATCH / 2 - s * centre[1]]])
+    interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+    return cv2.warpAffine(image, m, (PATCH, PATCH), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def patches_of(photo: Photo, rng: np.random.Generator, backgrounds: int = 3) -> list[Patch]:
+    """Every die of a photo, plus bits of table and half-dice labelled "not a die"."""
+    out = [
+        Patch(cut_patch(photo.image, c, float(s)), int(k), photo.source)
+        for c, s, k in zip(photo.centres, photo.sides, photo.classes, strict=True)
+    ]
+    if photo.source == "single-die-crops":
+        return out
+    h, w = photo.image.shape[:2]
+    typical = float(np.median(photo.sides))
+    for _ in range(backgrounds * 4):
+        if len(out) >= len(photo.centres) + backgrounds * 2:
+            break
+        if rng.random() < 0.5 and len(photo.centres):
+            # off-centre: half a die in view, the detector's near misses
+            i = int(rng.integers(len(photo.centres)))
+            a = rng.uniform(0, 2 * math.pi)
+            r = rng.uniform(0.55, 0.9) * photo.sides[i]
+            c = photo.centres[i] + r * np.array([math.cos(a), math.sin(a)])
+        else:
+            c = np.array([rng.uniform(0, w), rng.uniform(0, h)])
+        d = np.hypot(*(photo.centres - c).T) / photo.sides
+        if len(d) and d.min() < 0.5:
+            continue
+        out.append(Patch(cut_patch(photo.image, c, typical), BACKGROUND, photo.source))
+    return out
+
+
+def face_sample(patch: Patch, rng: np.random.Generator, size: int = 48) -> np.ndarray:
+    """A 48x48 crop as the reader cuts it, with its errors: side 1.25-1.8 x die, off-centre."""
+    span_die = PATCH / PATCH_SPAN
+    crop_side = span_die * rng.uniform(1.25, 1.8)
+    shift = rng.normal(0, 0.07, 2) * span_die
+    scale = size / crop_side
+    angle = rng.uniform(0, 360)
+    c = (PATCH / 2 + shift[0], PATCH / 2 + shift[1])
+    m = random_affine(c, angle, scale, (size / 2, size / 2))
+    img = cv2.warpAffine(
+        patch.image,
+        m,
+        (size, size),
+        flags=cv2.INTER_AREA if scale < 1 else 1,
+        borderMode=cv2.BORDER_REPLICATE,
+    )
+    if rng.random() < 0.5 and (patch.label < 6 or patch.label == BACKGROUND):
+        img = np.ascontiguousarray(img[:, ::-1])  # pip faces read the same mirrored, cards not
+    return degrade(colour_jitter(img, rng), rng, scale=0.7)

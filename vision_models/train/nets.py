@@ -1,0 +1,91 @@
+"""The two small networks of the dice reader, sized for one Raspberry Pi core.
+
+``DieFinder`` is a CenterNet-style fully convolutional detector: a 320x320 letterboxed
+frame in, a centre heatmap and a die side (both at stride 4) out. ``FaceNet`` names the
+top face of one die from a 48x48 crop cut from the full-resolution frame: 12 faces
+(pips 1..6, cards 9..A) and a "not a die" class.
+"""
+
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+FINDER_INPUT = 320
+FINDER_STRIDE = 4
+FACE_INPUT = 48
+FACE_CLASSES = 13  # 0..5 pips 1..6, 6..11 cards 9..A, 12 not a die
+#: die side in the finder's input pixels = exp(size_out) * SIZE_UNIT
+SIZE_UNIT = 16.0
+
+
+def conv(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+def sep(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    """Depthwise-separable 3x3: most of a full conv's reach for a ninth of its cost."""
+    return nn.Sequential(
+        nn.Conv2d(cin, cin, 3, stride, 1, groups=cin, bias=False),
+        nn.BatchNorm2d(cin),
+        nn.ReLU(inplace=True),
+        nn.Conv2d(cin, cout, 1, bias=False),
+        nn.BatchNorm2d(cout),
+        nn.ReLU(inplace=True),
+    )
+
+
+class DieFinder(nn.Module):
+    """Centre heatmap (logit) and log die side, at stride 4 of a 320x320 input."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.s2 = conv(3, 16, 2)  # 160
+        self.s4 = nn.Sequential(conv(16, 24, 2), sep(24, 24))  # 80
+        self.s8 = nn.Sequential(sep(24, 48, 2), sep(48, 48))  # 40
+        self.s16 = nn.Sequential(sep(48, 64, 2), sep(64, 64), sep(64, 64))  # 20
+        self.lat16 = nn.Conv2d(64, 48, 1)
+        self.up8 = sep(48, 48)
+        self.lat8 = nn.Conv2d(48, 24, 1)
+        self.up4 = sep(24, 32)
+        self.head = nn.Conv2d(32, 2, 1)
+        nn.init.constant_(self.head.bias, 0.0)
+        with torch.no_grad():
+            self.head.bias[0] = -4.0
+        self.export_mode = False
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f4 = self.s4(self.s2(x))
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        u8 = self.up8(f8 + nn.functional.interpolate(self.lat16(f16), scale_factor=2.0))
+        u4 = self.up4(f4 + nn.functional.interpolate(self.lat8(u8), scale_factor=2.0))
+        out = self.head(u4)
+        if self.export_mode:
+            return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], dim=1)
+        return out
+
+
+class FaceNet(nn.Module):
+    """Which face a 48x48 die crop shows (13 logits, the last one "not a die")."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.features = nn.Sequential(
+            conv(3, 16),
+            nn.MaxPool2d(2),  # 24
+            conv(16, 32),
+            nn.MaxPool2d(2),  # 12
+            conv(32, 64),
+            nn.MaxPool2d(2),  # 6
+            conv(64, 96),
+            nn.AdaptiveAvgPool2d(1),
+            nn.Flatten(),
+        )
+        self.drop = nn.Dropout(0.2)
+        self.fc = nn.Linear(96, FACE_CLASSES)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.fc(self.drop(self.features(x)))
