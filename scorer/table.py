@@ -41,10 +41,15 @@ PRESS_GAP_SECONDS = 0.4
 
 
 class Camera(Protocol):
-    def capture(self) -> Any: ...
+    """What the table needs of a camera (:class:`scorer.devices.Camera` and its fakes)."""
+
+    def capture(self, frames: int = 1) -> list[Any]: ...
 
 
 class Reader(Protocol):
+    """What the table needs of a dice reader (:class:`scorer.vision.Reader`); one with
+    ``read_votes(frames)`` votes over the frames of a press."""
+
     def read(self, frame: Any) -> Any: ...
 
 
@@ -141,10 +146,19 @@ def load_reader() -> Reader | None:
 class Table:
     """The orchestrator: press -> capture -> read -> game -> store -> bus.
 
-    >>> from scorer.store import Store                           # doctest: +SKIP
-    >>> table = Table(Store("/tmp/t.sqlite3"), Bus(), camera=None) # doctest: +SKIP
-    >>> game_id, _ = table.new_game(Setup(ruleset="generala", players=("A", "B")))  # +SKIP
-    >>> table.throw(game_id, dice=[1, 2, 3, 4, 5])                 # doctest: +SKIP
+    >>> import tempfile, pathlib
+    >>> from scorer.game import Setup
+    >>> from scorer.store import Store
+    >>> table = Table(Store(pathlib.Path(tempfile.mkdtemp()) / "t.sqlite3"))  # no camera
+    >>> game_id, _ = table.new_game(Setup("generala", ("Anna", "Borys")))
+    >>> table.throw(game_id, [1, 2, 3, 4, 5]).values       # typed in by hand
+    (1, 2, 3, 4, 5)
+    >>> table.view(game_id)["scores"]["escalera"]           # servida: 20 + 5
+    25
+    >>> table.press("button")                          # nothing to photograph with
+    False
+    >>> table.status.message
+    'No camera: type the dice in.'
     """
 
     def __init__(
