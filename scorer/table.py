@@ -87,6 +87,8 @@ class Status:
 
     camera: str = "none"
     camera_message: str = "No camera: type the dice in."
+    camera_name: str = ""
+    camera_problem: str = ""
     reader: str = "unavailable"
     busy: bool = False
     message: str = ""
@@ -100,6 +102,8 @@ class Status:
         return {
             "camera": self.camera,
             "camera_message": self.camera_message,
+            "camera_name": self.camera_name,
+            "camera_problem": self.camera_problem,
             "reader": self.reader,
             "busy": self.busy,
             "message": self.message,
@@ -214,6 +218,8 @@ class Table:
                 except Exception as err:  # a health check must not break the page
                     problem = str(err)
             name = str(getattr(self.camera, "name", "camera"))
+            self.status.camera_name = name
+            self.status.camera_problem = problem or ""
             if problem:
                 self.status.camera = "failed"
                 self.status.camera_message = (
@@ -229,6 +235,7 @@ class Table:
     def camera_failed(self, problem: str) -> None:
         """The camera broke mid-game: say so plainly; typing the dice in still works."""
         self.status.camera = "failed"
+        self.status.camera_problem = problem
         self.status.camera_message = f"Camera problem: {problem}. Type the dice in meanwhile."
         log.warning("camera failed: %s", problem)
 

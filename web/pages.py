@@ -88,7 +88,16 @@ def strings() -> dict[str, Any]:
             "high_card": _("High card"),
         },
         "camera_none": _("No camera: type the dice in."),
-        "camera_failed": _("Camera problem: type the dice in meanwhile."),
+        "camera_problem": _(
+            "Camera problem: %(problem)s. Type the dice in meanwhile.", problem="{problem}"
+        ),
+        "camera_ok": _("Camera: %(name)s", name="{name}"),
+        "no_reader": _("Camera: %(name)s, but no dice reader: type the dice in.", name="{name}"),
+        "pending": _(
+            "Saw %(seen)s dice, expected %(expected)s: check the dice and type them in.",
+            seen="{seen}",
+            expected="{expected}",
+        ),
         "stale": _("Someone else moved first: here is the fresh state."),
         "offline": _("Connection lost: reconnecting..."),
         "hint": _("Hint"),

@@ -99,6 +99,17 @@
     return (T.messages || {})[message] || message;
   }
 
+  function cameraText(status) {
+    if (status.camera === "none") return T.camera_none;
+    if (status.camera === "failed") return fill(T.camera_problem, { problem: status.camera_problem || "?" });
+    if (status.reader !== "ok") return fill(T.no_reader, { name: status.camera_name });
+    return fill(T.camera_ok, { name: status.camera_name });
+  }
+
+  function pendingText(pending) {
+    return fill(T.pending, { seen: (pending.values || []).length, expected: pending.expected });
+  }
+
   function bonusName(bonus) {
     return (T.bonuses || {})[bonus] || bonus.replace(/_/g, " ");
   }
@@ -368,8 +379,8 @@
     const cam = $("camera-status");
     if (cam) {
       cam.dataset.state = status.camera;
-      cam.title = status.camera_message || "";
-      cam.textContent = status.camera === "ok" && status.reader === "ok" ? "" : status.camera_message;
+      cam.title = cameraText(status);
+      cam.textContent = status.camera === "ok" && status.reader === "ok" ? "" : cameraText(status);
     }
     const message = $("message");
     if (message) {
@@ -377,12 +388,12 @@
       if (!text && page === "kiosk" && (status.camera === "none" || status.reader !== "ok")) {
         text = T.type_on_phone;
       }
-      if (status.pending && state && status.pending.game_id === state.id) text = status.pending.message;
+      if (status.pending && state && status.pending.game_id === state.id) text = pendingText(status.pending);
       message.textContent = text;
       message.classList.toggle("busy", !!status.busy);
     }
     const line = $("camera-line");
-    if (line) { line.textContent = status.camera_message; line.dataset.state = status.camera; }
+    if (line) { line.textContent = cameraText(status); line.dataset.state = status.camera; }
     const button = $("throw-button");
     if (button) {
       button.classList.toggle("busy", !!status.busy);
@@ -397,7 +408,10 @@
     }
     if (typed && page === "play" && (status.camera === "none" || status.reader !== "ok")) typed.hidden = false;
     if (status.message_id && status.message_id !== lastMessageId) {
-      if (lastMessageId && status.message) toast(translate(status.message), "info");
+      const shown = status.pending && status.message === status.pending.message
+        ? pendingText(status.pending)
+        : translate(status.message);
+      if (lastMessageId && status.message) toast(shown, "info");
       lastMessageId = status.message_id;
     }
   }
@@ -667,6 +681,7 @@
   } else if (page === "setup") {
     bindSetup();
   } else if (page === "camera") {
+    drawStatus(readJson("table-status"));
     bindCamera();
     listen();
   }
