@@ -108,3 +108,23 @@ def test_the_app_builds_its_own_table_from_a_database_path(tmp_path):
     assert client.post(f"/api/games/{game_id}/throw").status_code == 409
     assert state["table"]["camera"] == "none"
     app.config["TABLE"].store.close()
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_every_message_of_the_pages_is_translated(lang):
+    # given the catalogue the pages use
+    from babel.messages.pofile import read_po
+
+    from web.language import SOURCES
+
+    with (SOURCES / lang / "LC_MESSAGES" / "messages.po").open("rb") as po:
+        catalog = read_po(po, locale=lang)
+    # then no message is left in English, and placeholders survive translation
+    missing = [m.id for m in catalog if m.id and not m.string]
+    assert missing == []
+    for message in catalog:
+        if message.id and "%(" in message.id:
+            for name in ("n", "of", "name", "names", "url", "problem", "seen", "expected", "v"):
+                assert (f"%({name})s" in message.id) == (f"%({name})s" in message.string), (
+                    message.id
+                )
