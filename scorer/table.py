@@ -173,6 +173,7 @@ class Table:
         reader: Reader | None = None,
         *,
         photos: Path | None = None,
+        tray_file: Path | None = None,
         frames: int = FRAMES_PER_PRESS,
         unsure_below: float = UNSURE_BELOW,
         press_gap: float = PRESS_GAP_SECONDS,
@@ -199,7 +200,9 @@ class Table:
         self._deadlines: dict[int, tuple[tuple[Any, ...], float]] = {}
         self.status = Status()
         self.region: list[float] | None = None
+        self.tray_file = tray_file
         self.last_frame: Any = None
+        self._load_region()
         self._describe_devices()
 
     # -- devices ----------------------------------------------------------------
@@ -514,17 +517,41 @@ class Table:
     # -- the tray region and the camera page ----------------------------------------
 
     def set_region(self, region: Sequence[float] | None) -> None:
-        """The part of the picture where the tray is, as fractions [x, y, w, h]; None: all."""
-        if region is None:
-            self.region = None
+        """The part of the picture where the tray is, as fractions [x, y, w, h]; None: all.
+
+        Kept in ``tray_file`` (when given), so the tray stays marked across restarts.
+        """
+        self.region = self._checked_region(region)
+        if self.tray_file is not None:
+            import json
+
+            self.tray_file.parent.mkdir(parents=True, exist_ok=True)
+            self.tray_file.write_text(json.dumps({"region": self.region}) + "\n")
+
+    def _load_region(self) -> None:
+        if self.tray_file is None or not self.tray_file.exists():
             return
-        values = [float(v) for v in region]
+        import json
+
+        try:
+            self.region = self._checked_region(json.loads(self.tray_file.read_text())["region"])
+        except (ValueError, KeyError, TypeError, ScorerError) as err:
+            log.warning("ignoring the tray region in %s: %s", self.tray_file, err)
+
+    @staticmethod
+    def _checked_region(region: Sequence[float] | None) -> list[float] | None:
+        if region is None:
+            return None
+        try:
+            values = [float(v) for v in region]
+        except (TypeError, ValueError) as err:
+            raise ScorerError("the tray region is [x, y, w, h], each a fraction 0..1") from err
         if len(values) != 4 or not all(0.0 <= v <= 1.0 for v in values):
             raise ScorerError("the tray region is [x, y, w, h], each a fraction 0..1")
         x, y, w, h = values
         if w < 0.05 or h < 0.05 or x + w > 1.0001 or y + h > 1.0001:
             raise ScorerError("the tray region must lie inside the picture and not be tiny")
-        self.region = values
+        return values
 
     def _pixels(self, frame: Any) -> tuple[int, int, int, int]:
         height, width = frame.shape[:2]

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from scorer.errors import ForbiddenMove
+from scorer.errors import ForbiddenMove, ScorerError
 from scorer.game import Setup
 from scorer.table import CameraUnavailable, Table, TableBusy
 
@@ -262,3 +262,31 @@ def test_a_throw_the_rules_forbid_is_refused_before_the_camera_is_used(table, re
     # then the camera was not used and the pages were told
     assert camera.captures == captures and reader.reads == 0
     assert "throws" in table.status.message
+
+
+def test_the_tray_region_crops_the_reading_and_is_kept_across_restarts(store, camera, tmp_path):
+    # given a table whose tray is marked as the right half of the picture
+    from tests.conftest import ScriptedReader
+
+    seen = []
+    reader = ScriptedReader()
+    plain_read = reader.read
+
+    def read(frame):
+        seen.append(frame.shape)
+        return plain_read(frame)
+
+    reader.read = read
+    tray = tmp_path / "tray.json"
+    table = Table(store, camera=camera, reader=reader, tray_file=tray)
+    table.set_region([0.5, 0.0, 0.5, 1.0])
+    # when a test read runs
+    reading = table.test_read()
+    # then the reader saw only the tray, and the boxes are in the whole picture's pixels
+    height, width = camera.frame.shape[:2]
+    assert seen[-1][:2] == (height, width // 2)
+    assert reading["dice"][0]["box"][0] >= width // 2
+    # and a restarted table remembers the tray
+    assert Table(store, tray_file=tray).region == [0.5, 0.0, 0.5, 1.0]
+    with pytest.raises(ScorerError):
+        table.set_region([0.9, 0.0, 0.5, 1.0])

@@ -92,7 +92,14 @@ def build_table(args: argparse.Namespace) -> Any:
     reader = load_reader() if camera is not None else None
     if camera is not None and reader is None and getattr(camera, "name", "") == "demo":
         reader = RendererReader(camera)
-    table = Table(store, bus, camera=camera, reader=reader, photos=db.parent / "photos")
+    table = Table(
+        store,
+        bus,
+        camera=camera,
+        reader=reader,
+        photos=db.parent / "photos",
+        tray_file=db.parent / "tray.json",
+    )
     table.frames = max(1, args.frames)
     if isinstance(reader, RendererReader):
         table.status.extra["reader_kind"] = "demo"
