@@ -411,7 +411,7 @@
       const shown = status.pending && status.message === status.pending.message
         ? pendingText(status.pending)
         : translate(status.message);
-      if (lastMessageId && status.message) toast(shown, "info");
+      if (lastMessageId && status.message && !status.busy) toast(shown, "info");
       lastMessageId = status.message_id;
     }
   }
