@@ -127,6 +127,7 @@ def test_a_whole_game_through_the_pages(live):
     from playwright.sync_api import expect, sync_playwright
 
     url, table = live["url"], live["table"]
+    expect.set_options(timeout=15_000)  # a busy CI machine; the usual wait is milliseconds
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
