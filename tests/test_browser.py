@@ -119,7 +119,7 @@ def api(url: str, path: str, body: dict | None = None) -> dict:
 def press_button(pin) -> None:
     """A real press on the mock pin: down, held a moment, up (the button fires on release)."""
     pin.drive_low()
-    time.sleep(0.15)
+    time.sleep(0.3)
     pin.drive_high()
 
 

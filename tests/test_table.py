@@ -222,9 +222,9 @@ def test_a_mock_gpio_press_throws_once_and_a_long_press_undoes(table, reader):
             pin.drive_low()
             pin.drive_high()
         pin.drive_low()
-        time.sleep(0.15)
+        time.sleep(0.3)
         pin.drive_high()
-        time.sleep(0.15)
+        time.sleep(0.3)
         wait_idle(table)
         # then exactly one throw was read
         assert table.view(game_id)["throw"] == 1
