@@ -229,6 +229,13 @@ def test_a_mock_gpio_press_throws_once_and_a_long_press_undoes(table, reader):
         # then exactly one throw was read
         assert table.view(game_id)["throw"] == 1
         assert reader.reads == 1
+        # and a long press (past the hold time) takes the throw back
+        pin.drive_low()
+        time.sleep(button.hold_time + 0.3)
+        pin.drive_high()
+        time.sleep(0.3)
+        assert table.view(game_id)["throw"] == 0
+        assert reader.reads == 1
         button.close()
     finally:
         Device.pin_factory.close()
