@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import socket
@@ -78,3 +79,6 @@ class Served:
             payload = err.read()
             err.close()
             return err.code, json.loads(payload or b"null")
+        except http.client.HTTPException as err:
+            # the server died between the headers and the body: nothing was acknowledged
+            raise ConnectionError(f"connection broke mid-answer: {err!r}") from err
