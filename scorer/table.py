@@ -90,6 +90,7 @@ class Status:
     camera_name: str = ""
     camera_problem: str = ""
     reader: str = "unavailable"
+    button_problem: str = ""
     busy: bool = False
     message: str = ""
     message_id: int = 0
@@ -105,6 +106,7 @@ class Status:
             "camera_name": self.camera_name,
             "camera_problem": self.camera_problem,
             "reader": self.reader,
+            "button_problem": self.button_problem,
             "busy": self.busy,
             "message": self.message,
             "message_id": self.message_id,
@@ -245,6 +247,11 @@ class Table:
     def on_camera_health(self, problem: str | None) -> None:
         """The camera's own watcher saw it fail or come back: tell every page."""
         self._describe_devices()
+        self.publish()
+
+    def on_button_health(self, problem: str | None) -> None:
+        """The push button got stuck (or came free): every page says so; the screen still throws."""
+        self.status.button_problem = problem or ""
         self.publish()
 
     def can_read(self) -> bool:

@@ -19,7 +19,9 @@ from web.language import LANGUAGES, compiled_translations, select_locale
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app; ``config`` may carry ``TABLE`` or ``DATABASE``, ``LANG``, ``PHOTOS``."""
+    """Build the app; ``config`` may carry ``TABLE`` or ``DATABASE``, ``LANG``, ``PHOTOS``,
+    ``PAIRING`` (False: every device on the network may change games), ``PUBLIC_URL``
+    (the address phones use, for the pairing QR code) and ``SECRET_KEY``."""
     from flask_babel import Babel
 
     app = Flask(__name__)
@@ -30,7 +32,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         DATABASE=None,
         PHOTOS=None,
         TABLE=None,
-        SECRET_KEY=os.urandom(16).hex(),
+        SECRET_KEY=None,
+        PAIRING=True,
+        PUBLIC_URL=None,
         SEND_FILE_MAX_AGE_DEFAULT=300,
     )
     if config:
@@ -38,6 +42,8 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     if app.config["TABLE"] is None:
         app.config["TABLE"] = _build_table(app.config)
     table = app.config["TABLE"]
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _secret_key(table)
     if app.config["PHOTOS"] is None and getattr(table, "photos", None) is not None:
         app.config["PHOTOS"] = table.photos
 
@@ -45,8 +51,9 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled_translations())
     Babel(app, locale_selector=lambda: select_locale(request, app.config["LANG"]))
 
-    from web import api, events, pages
+    from web import api, events, pages, pairing
 
+    pairing.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(events.bp)
@@ -56,6 +63,16 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return {"LANGUAGES": LANGUAGES}
 
     return app
+
+
+def _secret_key(table: Any) -> str:
+    """The cookie key kept beside the games, so a restart keeps the phones paired."""
+    from web.pairing import load_secret
+
+    store_path = getattr(getattr(table, "store", None), "path", None)
+    if store_path is None:  # a table without a file: pairings last until the restart
+        return os.urandom(32).hex()
+    return load_secret(Path(store_path).parent)
 
 
 def _build_table(config: Mapping[str, Any]) -> Any:

@@ -100,6 +100,7 @@ def strings() -> dict[str, Any]:
         ),
         "stale": _("Someone else moved first: here is the fresh state."),
         "offline": _("Connection lost: reconnecting..."),
+        "button_stuck": _("Button stuck: throw from the screen."),
         "hint": _("Hint"),
         "rethrow_all": _("re-throw all"),
         "rulesets": {r: ruleset_name(r) for r in RULESET_NAMES},
@@ -210,6 +211,35 @@ def camera_preview() -> Response:
 def history() -> str:
     games = table().store.games()
     return render_template("history.html", page="history", games=games, strings=strings())
+
+
+@bp.get("/history/download")
+def download_everything() -> Response:
+    """The whole database as one SQLite file: a consistent copy made while the table plays.
+
+    Written to a temporary folder by :meth:`scorer.store.Store.backup` (SQLite's
+    online backup), sent, and deleted once the answer is closed.
+    """
+    import shutil
+    import tempfile
+    from datetime import UTC, datetime
+
+    from flask import send_file
+
+    folder = Path(tempfile.mkdtemp(prefix="dice-scorer-download-"))
+    stamp = datetime.now(UTC).strftime("%Y%m%d-%H%M%S")
+    name = f"dice-scorer-{stamp}.sqlite3"
+    try:
+        copy = table().store.backup(folder / name)
+        response = send_file(
+            copy, mimetype="application/vnd.sqlite3", as_attachment=True, download_name=name
+        )
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    response.headers["Cache-Control"] = "no-store"
+    response.call_on_close(lambda: shutil.rmtree(folder, ignore_errors=True))
+    return response
 
 
 @bp.get("/history/<int:game_id>")

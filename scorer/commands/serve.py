@@ -41,6 +41,13 @@ def register(subparsers: Any) -> None:
         "--threads", type=int, default=32, help="worker threads (each open page holds one)"
     )
     parser.add_argument("--frames", type=int, default=3, help="frames captured per press")
+    parser.add_argument(
+        "--pairing",
+        choices=("on", "off"),
+        default="on",
+        help="on: only the Pi and phones paired with the kiosk's PIN change games; "
+        "off: trust every device on the network (a home Wi-Fi)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -123,8 +130,9 @@ def warm_up(camera: Any) -> None:
             log.exception("demo camera: rendering the throws failed")
 
 
-def attach_button(table: Any, spec: str) -> Any:
-    """The push button: a press throws, a long press undoes; None when there is none."""
+def attach_button(table: Any, spec: str, **options: Any) -> Any:
+    """The push button: a press throws, a long press undoes, a stuck one shows on the page;
+    None when there is none. ``options`` go to :class:`scorer.devices.Button`."""
     from scorer.devices import open_button
 
     def on_hold() -> None:
@@ -137,7 +145,13 @@ def attach_button(table: Any, spec: str) -> Any:
             table.say(str(err))
             table.publish()
 
-    return open_button(spec, on_press=lambda: table.press("button"), on_hold=on_hold)
+    return open_button(
+        spec,
+        on_press=lambda: table.press("button"),
+        on_hold=on_hold,
+        on_health=table.on_button_health,
+        **options,
+    )
 
 
 def start_server(
@@ -219,7 +233,7 @@ def run(args: argparse.Namespace) -> int:
         led = open_status_led(args.led)
         if led is not None:
             led.ready()
-    app = create_app({"TABLE": table, "LANG": args.lang})
+    app = create_app({"TABLE": table, "LANG": args.lang, "PAIRING": args.pairing == "on"})
     table.start()
     server = waitress.create_server(
         app, host=args.host, port=args.port, threads=args.threads, channel_timeout=30

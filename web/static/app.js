@@ -392,6 +392,11 @@
       message.textContent = text;
       message.classList.toggle("busy", !!status.busy);
     }
+    const stuck = $("button-status");
+    if (stuck) {
+      stuck.hidden = !status.button_problem;
+      stuck.textContent = T.button_stuck || status.button_problem || "";
+    }
     const line = $("camera-line");
     if (line) { line.textContent = cameraText(status); line.dataset.state = status.camera; }
     const button = $("throw-button");
@@ -675,7 +680,28 @@
     if (live) setInterval(() => { image.src = "/camera/preview.jpg?t=" + Date.now(); }, 1000);
   }
 
+  // -- pairing: the kiosk's corner shows the PIN and its QR code (they rotate) -------------
+
+  function showPairing() {
+    const panel = $("pair-panel");
+    if (!panel) return;
+    const refresh = async () => {
+      try {
+        const response = await fetch("/pair/code.json", { cache: "no-store" });
+        if (!response.ok) { panel.hidden = true; return; }
+        const code = await response.json();
+        $("pair-pin").textContent = code.pin;
+        $("pair-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(code.svg);
+        $("pair-qr").title = code.url;
+        panel.hidden = false;
+      } catch (e) { /* offline: the next refresh tries again */ }
+    };
+    refresh();
+    setInterval(refresh, 10000);
+  }
+
   if (page === "kiosk" || page === "play") {
+    showPairing();
     bindTable();
     listen();
   } else if (page === "setup") {
