@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask, request
+from werkzeug.routing import IntegerConverter
 
 from web.language import LANGUAGES, compiled_translations, select_locale
 
@@ -53,6 +54,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
     from web import api, events, pages, pairing
 
+    app.url_map.converters["int"] = StoredInteger
     pairing.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
@@ -63,6 +65,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return {"LANGUAGES": LANGUAGES}
 
     return app
+
+
+class StoredInteger(IntegerConverter):
+    """``<int:...>`` in every route: an id SQLite can hold (an id past 2**63 - 1 is a 404,
+    not an OverflowError deep in the store)."""
+
+    def __init__(self, map: Any, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("max", 2**63 - 1)
+        super().__init__(map, *args, **kwargs)
 
 
 def _secret_key(table: Any) -> str:
