@@ -47,11 +47,17 @@ class Subscription:
         self.closed = False
 
     def put(self, event: Event) -> None:
+        if not self.offer(event):
+            # A page that does not read is dropped; it reconnects and resumes.
+            self.close()
+
+    def offer(self, event: Event) -> bool:
+        """Queue ``event`` without waiting; False when the page stopped reading (queue full)."""
         try:
             self._queue.put_nowait(event)
         except queue.Full:
-            # A page that does not read is dropped; it reconnects and resumes.
-            self.close()
+            return False
+        return True
 
     def get(self, timeout: float | None = None) -> Event | None:
         """The next event, or None on timeout or once closed."""
@@ -104,12 +110,13 @@ class Bus:
         self._queue_size = queue_size
 
     def publish(self, kind: str, data: Any) -> Event:
+        # Queued under the lock: two publishers at once reach every page in id order.
         with self._lock:
             event = Event(next(self._ids), kind, data)
             self._backlog.append(event)
-            subscribers = list(self._subscribers)
-        for sub in subscribers:
-            sub.put(event)
+            full = [sub for sub in self._subscribers if not sub.offer(event)]
+        for sub in full:  # closing takes the lock again
+            sub.close()
         return event
 
     def subscribe(self, last_event_id: int | None = None) -> Subscription:
@@ -125,7 +132,7 @@ class Bus:
             else:
                 missed = [e for e in self._backlog if e.id > last_event_id]
             for event in missed:
-                sub.put(event)
+                sub.offer(event)  # a fresh queue holds the whole backlog
             self._subscribers.add(sub)
         return sub
 

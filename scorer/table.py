@@ -265,7 +265,7 @@ class Table:
             game_id, game = self.store.create(setup)
             self.current_game_id = game_id
             self.status.pending = None
-        self.publish(game_id, game)
+            self.publish(game_id, game)
         return game_id, game
 
     def load(self, game_id: int) -> Any:
@@ -338,13 +338,17 @@ class Table:
     # -- acting on a game -------------------------------------------------------------
 
     def act(self, game_id: int, event: dict[str, Any], version: int | None = None) -> Any:
-        """Validate and store one event, then publish; nothing changes on an error."""
+        """Validate and store one event, then publish; nothing changes on an error.
+
+        Published before the lock is let go: two moves at once reach the pages in the
+        order they were stored, never an older state last.
+        """
         with self._act_lock:
             game = self.store.act(game_id, event, expected_version=version)
             if event["type"] in {"throw", "undo", "write", "scratch"}:
                 self._clear_pending(game_id)
             self.current_game_id = game_id
-        self.publish(game_id, game)
+            self.publish(game_id, game)
         return game
 
     def _clear_pending(self, game_id: int) -> None:
@@ -736,7 +740,7 @@ class Table:
                 self._deadlines.pop(current, None)
                 if events:
                     self.say("Time is up: confirm the dice, then write.")
-        self.publish(current, game)
+            self.publish(current, game)
         return True
 
     def start(self, interval: float = 0.5) -> None:
