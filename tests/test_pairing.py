@@ -151,10 +151,10 @@ def test_only_the_kiosk_sees_the_pin(client):
     code = client.get("/pair/code.json").json
     assert code["url"].endswith(f"/pair?pin={code['pin']}")
     assert code["svg"].lstrip().startswith("<svg") and "localhost" not in code["url"]
-    assert 'id="pair-panel"' in client.get("/").get_data(as_text=True)
+    assert 'class="pair-panel"' in client.get("/").get_data(as_text=True)
     # when a phone asks, it is refused, and its kiosk page has no PIN corner
     assert client.get("/pair/code.json", environ_base=PHONE).status_code == 403
-    assert 'id="pair-panel"' not in client.get("/", environ_base=PHONE).get_data(as_text=True)
+    assert 'class="pair-panel"' not in client.get("/", environ_base=PHONE).get_data(as_text=True)
 
 
 def test_the_qr_code_points_at_the_public_address_when_configured(table):

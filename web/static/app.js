@@ -683,17 +683,21 @@
   // -- pairing: the kiosk's corner shows the PIN and its QR code (they rotate) -------------
 
   function showPairing() {
-    const panel = $("pair-panel");
-    if (!panel) return;
+    const panels = document.querySelectorAll(".pair-panel");
+    if (!panels.length) return;
     const refresh = async () => {
       try {
         const response = await fetch("/pair/code.json", { cache: "no-store" });
-        if (!response.ok) { panel.hidden = true; return; }
+        if (!response.ok) { for (const panel of panels) panel.hidden = true; return; }
         const code = await response.json();
-        $("pair-pin").textContent = code.pin;
-        $("pair-qr").src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(code.svg);
-        $("pair-qr").title = code.url;
-        panel.hidden = false;
+        const picture = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(code.svg);
+        for (const panel of panels) {
+          panel.querySelector(".pair-pin-value").textContent = code.pin;
+          const qr = panel.querySelector(".pair-qr");
+          if (qr.src !== picture) qr.src = picture;
+          qr.title = code.url;
+          panel.hidden = false;
+        }
       } catch (e) { /* offline: the next refresh tries again */ }
     };
     refresh();
