@@ -204,3 +204,14 @@ def wait_for(subscription, predicate, seconds: float = 10.0) -> dict:
         if event is not None and predicate(event.data["table"]):
             return event.data["table"]
     raise AssertionError("the page heard nothing")
+
+
+def test_a_huge_body_is_refused_before_it_is_read(client):
+    game_id = start(client)
+    response = client.post(
+        f"/api/games/{game_id}/write",
+        data=b'{"cell": "' + b"x" * (1024 * 1024) + b'"}',
+        content_type="application/json",
+    )
+    assert response.status_code == 413
+    assert client.get(f"/api/games/{game_id}").json["version"] == 0

@@ -36,6 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         SECRET_KEY=None,
         PAIRING=True,
         PUBLIC_URL=None,
+        MAX_CONTENT_LENGTH=256 * 1024,  # a move is a few bytes; a bigger body is junk (413)
         SEND_FILE_MAX_AGE_DEFAULT=300,
     )
     if config:

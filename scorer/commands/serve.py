@@ -48,6 +48,12 @@ def register(subparsers: Any) -> None:
         help="on: only the Pi and phones paired with the kiosk's PIN change games; "
         "off: trust every device on the network (a home Wi-Fi)",
     )
+    parser.add_argument(
+        "--public-url",
+        default=None,
+        help="the address phones open, for the pairing QR code (default: this machine's "
+        "address on the network, e.g. http://192.168.1.23:8000)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -233,7 +239,14 @@ def run(args: argparse.Namespace) -> int:
         led = open_status_led(args.led)
         if led is not None:
             led.ready()
-    app = create_app({"TABLE": table, "LANG": args.lang, "PAIRING": args.pairing == "on"})
+    app = create_app(
+        {
+            "TABLE": table,
+            "LANG": args.lang,
+            "PAIRING": args.pairing == "on",
+            "PUBLIC_URL": args.public_url,
+        }
+    )
     table.start()
     server = waitress.create_server(
         app, host=args.host, port=args.port, threads=args.threads, channel_timeout=30
