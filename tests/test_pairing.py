@@ -224,3 +224,64 @@ def test_the_pi_itself_is_at_the_table(address):
 
     assert is_loopback(address)
     assert not is_loopback("192.168.1.20") and not is_loopback(None) and not is_loopback("junk")
+
+
+def test_a_forwarded_for_header_does_not_make_a_phone_the_pi(client):
+    game_id = start(client)
+    response = client.post(
+        f"/api/games/{game_id}/throw",
+        json={"dice": [1, 2, 3, 4, 5]},
+        headers={"X-Forwarded-For": "127.0.0.1", "X-Real-IP": "127.0.0.1"},
+        environ_base=PHONE,
+    )
+    assert response.status_code == 403
+
+
+@pytest.mark.slow
+def test_pairing_through_a_real_server_from_the_network(tmp_path):
+    """The whole walk on a real ``scorer serve``: waitress's peer address is what decides."""
+    import http.cookiejar
+    import json
+    import urllib.error
+    import urllib.request
+
+    from tests.served import Served
+    from web.pairing import is_loopback, network_address
+
+    lan = network_address()
+    if lan.endswith(".local") or is_loopback(lan):
+        pytest.skip("this machine has no network address to come from")
+    # given the server listening on every address, reached from the network address
+    served = Served(tmp_path / "games.sqlite3", None, "--host", "0.0.0.0").start()
+    phone = urllib.request.build_opener(
+        urllib.request.ProxyHandler({}),  # straight to the table, whatever the environment says
+        urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()),
+    )
+    base = f"http://{lan}:{served.port}"
+
+    def post(path: str, body: dict) -> int:
+        request = urllib.request.Request(base + path, data=json.dumps(body).encode(), method="POST")
+        request.add_header("Content-Type", "application/json")
+        try:
+            with phone.open(request, timeout=10) as reply:
+                return reply.status
+        except urllib.error.HTTPError as err:
+            err.close()
+            return err.code
+
+    try:
+        game = {"ruleset": "yacht", "players": ["A"]}
+        # when the phone starts a game before pairing, it is refused
+        assert post("/api/games", game) == 403
+        # when it sends the PIN the kiosk (loopback) shows
+        status, code = served.request("GET", "/pair/code.json")
+        assert status == 200
+        form = urllib.request.Request(
+            base + "/pair", data=f"pin={code['pin']}".encode(), method="POST"
+        )
+        with phone.open(form, timeout=10) as reply:
+            assert reply.status == 200 and reply.url.endswith("/play")
+        # then it may
+        assert post("/api/games", game) == 201
+    finally:
+        served.stop()
