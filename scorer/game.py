@@ -15,9 +15,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from scorer.dice import card_rank, check_value
+from scorer.dice import card_rank, check_value, parse_die
 from scorer.errors import BadDice, BadOption, ForbiddenMove, ScorerError
-from scorer.rules import Ruleset, Sheet, get_ruleset
+from scorer.rules import UPPER, Ruleset, Sheet, get_ruleset
 
 DICE_KINDS = ("pips", "cards", "auto")
 TIMER_CHOICES = (30, 45, 60, 90, 600)
@@ -522,8 +522,6 @@ class Game:
 def _dice_list(raw: object) -> list[int]:
     if not isinstance(raw, list | tuple):
         raise BadDice("dice is a list of values 1..6 (or 9, 10, J, Q, K, A)")
-    from scorer.dice import parse_die
-
     return [parse_die(v) if isinstance(v, str) else check_value(v) for v in raw]
 
 
@@ -547,8 +545,6 @@ def _per_die(raw: object, count: int, kind: type) -> list[Any]:
 
 
 def _face_of(cell: str) -> int | None:
-    from scorer.rules import UPPER
-
     return UPPER.index(cell) + 1 if cell in UPPER else None
 
 
