@@ -28,12 +28,14 @@ FACE_INPUT = 48
 CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
 BACKGROUND = 12
 #: heat above which a spot is reported as a die even when its face cannot be read
-SURE_DIE = 0.5
+SURE_DIE = 0.7
 #: weakest heat considered at all (the face network then decides "die or not")
 WEAKEST = 0.2
 #: one look is enough above this; otherwise four rotations vote
 DECISIVE = 0.995
 MAX_DICE = 60
+#: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
+SAME_DIE = 0.5
 
 Tray = tuple[int, int, int, int]
 
@@ -189,7 +191,7 @@ class Reader:
             side = float(np.exp(np.clip(log_side[y, x], -3, 3))) * SIZE_UNIT / scale
             centre = (cx * FINDER_STRIDE / scale, cy * FINDER_STRIDE / scale)
             if any(
-                np.hypot(centre[0] - c[0], centre[1] - c[1]) < 0.45 * min(side, s)
+                np.hypot(centre[0] - c[0], centre[1] - c[1]) < SAME_DIE * max(side, s)
                 for c, s in zip(centres, sides, strict=True)
             ):
                 continue  # a second peak on a die already found

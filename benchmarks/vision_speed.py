@@ -1,0 +1,72 @@
+"""How fast the dice reader is on one core, and how much memory ``scorer read`` takes.
+
+Prints the median and 95th-percentile milliseconds per 640x640 photo with
+``cv2.setNumThreads(1)`` (decode excluded, as ``Reading.ms``), then the peak RSS of a
+fresh ``scorer read`` process reading one photo. Photos: the tray-multicolor test split
+from ../shared, or rendered throws when ../shared is absent.
+
+    .venv/bin/python benchmarks/vision_speed.py
+"""
+
+from __future__ import annotations
+
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorer.vision import Reader
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "datasets" / "tray-multicolor" / "images" / "test"
+
+
+def photos() -> tuple[str, list[np.ndarray]]:
+    if SHARED.is_dir():
+        paths = sorted(SHARED.iterdir())
+        return f"{len(paths)} tray-multicolor test photos", [cv2.imread(str(p)) for p in paths]
+    from scorer.vision import synth
+
+    rng = np.random.default_rng(7)
+    frames = [synth.render_throw(rng, 5, kind="mixed")[0] for _ in range(30)]
+    return "30 rendered 640x640 throws of 5 dice", frames
+
+
+def main() -> int:
+    cv2.setNumThreads(1)
+    what, frames = photos()
+    reader = Reader()
+    for frame in frames[:3]:
+        reader.read(frame)  # warm-up
+    ms, dice = [], []
+    for _ in range(2):
+        for frame in frames:
+            t0 = time.perf_counter()
+            reading = reader.read(frame)
+            ms.append((time.perf_counter() - t0) * 1000)
+            dice.append(len(reading.dice))
+    print(f"vision_speed: {what}, 1 OpenCV thread, {np.mean(dice):.1f} dice per photo")
+    print(f"vision_speed: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "throw.png"
+        cv2.imwrite(str(path), frames[0])
+        code = "import sys; from scorer.cli import main; sys.exit(main(sys.argv[1:]))"
+        subprocess.run(
+            [sys.executable, "-c", code, "read", "--json", str(path)],
+            check=True,
+            capture_output=True,
+            cwd=REPO,
+        )
+    peak_mb = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    print(f"vision_speed: scorer read on one photo: max RSS {peak_mb:.0f} MB")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

