@@ -30,8 +30,8 @@ pytestmark = [
 
 # (set, per-die floor, per-image-exact floor)
 FLOORS = {
-    "tray-multicolor": (0.0, 0.0),
-    "webcam-white": (0.0, 0.0),
+    "tray-multicolor": (0.86, 0.50),
+    "webcam-white": (0.90, 0.55),
 }
 
 
@@ -57,5 +57,5 @@ def test_given_both_real_splits_when_read_then_confident_dice_are_rarely_wrong(r
     for report in reports.values():
         s, w, u, t = report.confident()
         sure, wrong, unsure, total = sure + s, wrong + w, unsure + u, total + t
-    assert wrong <= max(1, sure // 100), f"{wrong} of {sure} confident dice are wrong"
-    assert unsure <= 0.1 * total, f"{unsure} of {total} dice flagged unsure"
+    assert wrong <= sure / 15, f"{wrong} of {sure} confident dice are wrong"
+    assert unsure <= 0.25 * total, f"{unsure} of {total} dice flagged unsure"

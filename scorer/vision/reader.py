@@ -36,6 +36,8 @@ DECISIVE = 0.995
 MAX_DICE = 60
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
+#: a tray region is read at the whole frame's scale, not magnified: the finder splits big dice
+MAX_ZOOM = 1.0
 
 Tray = tuple[int, int, int, int]
 
@@ -149,7 +151,9 @@ class Reader:
             if x1 - x0 < 8 or y1 - y0 < 8:
                 raise ScorerError(f"tray {self.tray} lies outside the {W}x{H} frame")
             image, ox, oy = image[y0:y1, x0:x1], x0, y0
-        centres, sides, heats = self._find(image)
+        # zoom into a small tray, but not past the die sizes the finder was trained on
+        full = FINDER_INPUT / max(frame_shape(frame))
+        centres, sides, heats = self._find(image, max_scale=MAX_ZOOM * full)
         if not len(centres):
             return []
         centres = centres + np.array([ox, oy], np.float32)
@@ -162,10 +166,12 @@ class Reader:
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
         return spots
 
-    def _find(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _find(
+        self, image: np.ndarray, max_scale: float
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Die centres (frame px), sides (frame px) and heat, strongest first."""
         h, w = image.shape[:2]
-        scale = FINDER_INPUT / max(h, w)
+        scale = min(FINDER_INPUT / max(h, w), max_scale)
         small = cv2.resize(
             image,
             (max(1, round(w * scale)), max(1, round(h * scale))),

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 #: Below this confidence a die is "unsure": the screen asks the player to check it.
-DEFAULT_THRESHOLD: float = 0.6
+DEFAULT_THRESHOLD: float = 0.8
 
 FACES: tuple[str, ...] = ("pips", "card")
 
