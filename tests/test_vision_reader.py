@@ -138,8 +138,8 @@ def test_given_drawn_dice_when_read_then_one_die_each_where_it_lies(reader):
 
 @needs_models
 @pytest.mark.xfail(
-    reason="known weakness: flat cv2-drawn dice on green felt are read 60-80 % right "
-    "(the face net saw photos and 3-D renders, not flat drawings); see vision_models/faces.md",
+    reason="known weakness: 23 of 26 flat cv2-drawn dice are read right (a two whose side "
+    "is underestimated reads as a one); see vision_models/faces.md",
     strict=False,
 )
 def test_given_drawn_dice_when_read_then_every_value_right(reader):
