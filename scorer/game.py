@@ -159,7 +159,8 @@ class Game:
 
     @property
     def rounds(self) -> int:
-        return int(self.rules.options.get("rounds", 1)) if self.is_duel else len(self.rules.cells)
+        """How many rounds a poker_dice match has (sheet games end when the sheets are full)."""
+        return int(self.rules.options.get("rounds", 1))
 
     @property
     def cells(self) -> tuple[str, ...]:
@@ -322,7 +323,7 @@ class Game:
         return self._next_turn(self.rules.scratch(sheet, cell))
 
     def _on_extra_round(self, event: Mapping[str, Any]) -> Game:
-        if not getattr(self.rules, "extra_rounds", False):
+        if not self.rules.extra_rounds:
             raise ForbiddenMove(f"{self.rules.id} has no extra rounds")
         if not self.finished:
             raise ForbiddenMove("extra rounds are agreed once the sheet is full")
@@ -474,10 +475,8 @@ class Game:
         totals = self.totals()
         sheet_rows = [{c: s.cells.get(c) for c in self.cells} for s in self.sheets]
         bonuses = [{} if self.is_duel else self.rules.bonuses(s) for s in self.sheets]
-        hand = None
-        if self.is_duel and self.dice:
-            found = self.rules.hand(self.values)
-            hand = found.category
+        hand = self.rules.hand(self.values).category if self.is_duel and self.dice else None
+        settlement = self.rules.settlement(totals) if self.finished else None
         info = self.rules.describe()
         info["cells"] = list(self.cells)
         return {
@@ -510,9 +509,7 @@ class Game:
             "extra_turns": self.extra_turns,
             "finished": self.finished,
             "winners": list(self.winners()),
-            "settlement": list(s)
-            if (s := self.rules.settlement(totals)) and self.finished
-            else None,
+            "settlement": list(settlement) if settlement else None,
             "timer": {"seconds": self.setup.timer} if self.setup.timer else None,
             "last_throw_seq": self.last_throw_seq,
             "can_undo": self.previous is not None,
