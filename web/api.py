@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
-import threading
 from pathlib import Path
 from typing import Any
 
@@ -250,45 +248,26 @@ def game_events(game_id: int) -> Response:
     return jsonify(table().store.events(game_id))
 
 
-_building: set[str] = set()
-
-
 @bp.get("/games/<int:game_id>/hint")
 def hint(game_id: int) -> tuple[Response, int] | Response:
     """The strategy's advice for the current dice, best first (top three)."""
     game = table().load(game_id)
     ruleset = game.setup.ruleset
     try:
-        from scorer.strategy import SOLVABLE, is_built, solitaire
+        from scorer.strategy import SOLVABLE, prepare
         from scorer.strategy import hint as strategy_hint
-        from scorer.strategy import table as strategy_table
     except ImportError:
         return jsonify({"error": "NoHints", "message": "hints are not installed"}), 404
     if ruleset not in SOLVABLE:
         return jsonify({"error": "NoHints", "message": f"no hints for {ruleset}"}), 404
     if not game.dice or game.finished:
         raise ForbiddenMove("a hint needs dice on the tray: throw first")
-    model = solitaire(ruleset, game.setup.options)
-    if not is_built(model):
-        if model.key not in _building:
-            _building.add(model.key)
-            threading.Thread(
-                target=_build_quietly, args=(strategy_table, model), daemon=True
-            ).start()
+    if prepare(ruleset, game.setup.options) is not None:
         raise ForbiddenMove("the hint table is being computed (a minute or so): ask again soon")
     choices = strategy_hint(
         ruleset, game.setup.options, game.sheets[game.player], game.values, game.throw
     )
     return jsonify({"choices": [c.to_dict() | {"text": c.describe()} for c in choices[:3]]})
-
-
-def _build_quietly(build: Any, model: Any) -> None:
-    try:
-        build(model)
-    except Exception:  # the next request reports whatever is wrong
-        logging.getLogger(__name__).exception("hint table build failed")
-    finally:
-        _building.discard(model.key)
 
 
 # -- the table itself ------------------------------------------------------------------

@@ -8,13 +8,18 @@ under Verhoeff's free one); ``scorer solve | hint | simulate`` expose them.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Mapping
 from pathlib import Path
 
 from scorer.strategy.hints import Choice, ImpossibleSheet, hint
 from scorer.strategy.solitaire import SOLVABLE, NoStrategy, Solitaire, solitaire
-from scorer.strategy.tables import is_built, strategy_dir, table
+from scorer.strategy.tables import is_built, memo_key, strategy_dir, table
+
+log = logging.getLogger(__name__)
+_warming: dict[str, threading.Thread] = {}
+_warming_lock = threading.Lock()
 
 
 def expected_score(
@@ -29,23 +34,33 @@ def prepare(
 ) -> threading.Thread | None:
     """Start building a ruleset's table on a daemon thread unless it is built already, so
     the server can warm it when a game starts rather than make the first hint wait
-    (yahtzee ~20 s, yatzy ~40 s here; a Pi several times that). Returns the thread, or
-    None when there is nothing to build (or the ruleset has no table)."""
+    (yahtzee ~20 s, yatzy ~40 s here; a Pi several times that). Returns the building
+    thread (the same one to every caller while it runs), or None when there is nothing
+    to build (or the ruleset has no table)."""
     try:
         model = solitaire(ruleset_id, options)
     except NoStrategy:
         return None
     if is_built(model, directory):
         return None
-    worker = threading.Thread(
-        target=table,
-        args=(model,),
-        kwargs={"directory": directory},
-        daemon=True,
-        name=f"strategy-{model.key}",
-    )
-    worker.start()
+    key = memo_key(model, directory)
+    with _warming_lock:
+        running = _warming.get(key)
+        if running is not None and running.is_alive():
+            return running
+        worker = threading.Thread(
+            target=_warm, args=(model, directory), daemon=True, name=f"strategy-{model.key}"
+        )
+        _warming[key] = worker
+        worker.start()
     return worker
+
+
+def _warm(model: Solitaire, directory: Path | None) -> None:
+    try:
+        table(model, directory=directory)
+    except Exception:  # a daemon thread must not die silently; the next hint says what is wrong
+        log.exception("building the strategy table for %s failed", model.key)
 
 
 __all__ = [

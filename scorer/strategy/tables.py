@@ -56,7 +56,7 @@ def table_path(model: Solitaire, directory: Path | None = None) -> Path:
 
 
 def is_built(model: Solitaire, directory: Path | None = None) -> bool:
-    return _memo_key(model, directory) in _loaded or table_path(model, directory).exists()
+    return memo_key(model, directory) in _loaded or table_path(model, directory).exists()
 
 
 def build(
@@ -70,7 +70,7 @@ def build(
     with partial.open("wb") as out:
         np.save(out, values)
     partial.replace(path)
-    _loaded[_memo_key(model, directory)] = values
+    _loaded[memo_key(model, directory)] = values
     return values
 
 
@@ -82,7 +82,7 @@ def table(
 ) -> np.ndarray:
     """The solved table of ``model``: from memory, else from disk, else built now
     (once: a second caller for the same table waits for the first)."""
-    memo = _memo_key(model, directory)
+    memo = memo_key(model, directory)
     if memo in _loaded:
         return _loaded[memo]
     with _locks_lock:
@@ -111,5 +111,5 @@ def forget() -> None:
     _loaded.clear()
 
 
-def _memo_key(model: Solitaire, directory: Path | None) -> str:
+def memo_key(model: Solitaire, directory: Path | None) -> str:
     return f"{directory or strategy_dir()}|{model.key}|{fingerprint(model)}"
