@@ -215,7 +215,7 @@ def still_readable(path: Path) -> int:
 @pytest.fixture(params=["typed dice", "camera"])
 def fuzz_app(request, tmp_path, monkeypatch):
     """The app over a table that types its dice in, or one with a (fake) camera and reader."""
-    import web.api
+    import scorer.strategy
     from scorer.bus import Bus
     from scorer.devices.fake import FakeCamera
     from scorer.store import Store
@@ -224,7 +224,7 @@ def fuzz_app(request, tmp_path, monkeypatch):
     from web import create_app
 
     monkeypatch.setenv("SCORER_DATA", str(tmp_path / "data"))
-    monkeypatch.setattr(web.api, "_build_quietly", lambda build, model: None)  # no hint tables
+    monkeypatch.setattr(scorer.strategy, "_warm", lambda model, directory: None)  # no tables
     store = Store(tmp_path / "fuzz.sqlite3")
     camera = FakeCamera() if request.param == "camera" else None
     reader = ScriptedReader() if camera is not None else None
