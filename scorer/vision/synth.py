@@ -9,7 +9,8 @@ computed from the geometry that drew it: the face whose normal points up.
 
 Art families and tray colours are split: :data:`HELD_OUT_FAMILIES` and
 :data:`HELD_OUT_TRAY_COLOURS` are never drawn unless ``held_out=True``, so a
-reader can be measured on dice and felts it never trained on.
+reader can be measured on dice and felts it never trained on. ``family="random"``
+(training only) paints each throw in freshly drawn art instead of a fixed family.
 
     scorer render data/rendered --images 2000 --kind mixed --split train
     scorer render data/rendered --images 300 --kind mixed --held-out --seed 1
@@ -29,12 +30,21 @@ import cv2
 import numpy as np
 
 from scorer.errors import ScorerError
-from scorer.vision.synth_art import HELD_OUT_ART, TEXELS, TRAIN_ART, DieArt, face_art
+from scorer.vision.synth_art import (
+    HELD_OUT_ART,
+    TEXELS,
+    TRAIN_ART,
+    DieArt,
+    face_art,
+    random_art,
+)
 
 KINDS: tuple[str, ...] = ("pips", "cards", "mixed")
 
 FAMILIES: dict[str, DieArt] = {art.name: art for art in TRAIN_ART}
 HELD_OUT_FAMILIES: dict[str, DieArt] = {art.name: art for art in HELD_OUT_ART}
+#: ``family=RANDOM`` paints every throw's dice in freshly drawn art (:func:`random_art`).
+RANDOM = "random"
 
 #: YOLO class names in the layout of ../shared/datasets: 0..5 pip faces, 6..11 card ranks.
 CLASS_NAMES: dict[int, str] = {
@@ -227,6 +237,8 @@ class Scene:
 def _pick_arts(
     rng: np.random.Generator, n: int, kind: str, family: str | None, held_out: bool
 ) -> list[DieArt]:
+    if family == RANDOM:
+        return _pick_random_arts(rng, n, kind, held_out)
     if family is not None:
         art = FAMILIES.get(family) or HELD_OUT_FAMILIES.get(family)
         if art is None:
@@ -242,6 +254,23 @@ def _pick_arts(
         art = pool[rng.integers(len(pool))]
         return [art] * n
     return [pool[i] for i in rng.integers(len(pool), size=n)]
+
+
+def _pick_random_arts(rng: np.random.Generator, n: int, kind: str, held_out: bool) -> list[DieArt]:
+    """Fresh art for a throw: one matched set (65 %) or a new make for every die."""
+    if held_out:
+        raise BadRender(
+            "family 'random' draws new training art; it has no held-out part "
+            "(measure on held_out=True without a family)"
+        )
+
+    def draw() -> DieArt:
+        face = {"pips": "pips", "cards": "card"}.get(kind) or ("pips", "card")[rng.integers(2)]
+        return random_art(rng, face)
+
+    if rng.random() < 0.65:
+        return [draw()] * n
+    return [draw() for _ in range(n)]
 
 
 def _camera(rng: np.random.Generator, width: int, height: int, px_per_die: float) -> Camera:
@@ -796,7 +825,9 @@ def render_scene(
     ``values`` fixes the value on top of each die; ``tray`` fixes the felt. ``photo=False``
     skips the camera's blur, noise and JPEG; ``empty_tray=True`` lays the dice out (the
     labels still say where) but does not draw them nor their shadows: the difference of
-    the two renders of one seed is exactly the dice.
+    the two renders of one seed is exactly the dice. ``family="random"`` paints the dice
+    in art drawn afresh for this throw (training only: it refuses ``held_out``), with
+    pip or card faces as ``kind`` says.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -850,7 +881,10 @@ def render_throw(
     size: tuple[int, int] = (640, 640),
 ) -> tuple[np.ndarray, list[Label]]:
     """A photo of ``n_dice`` thrown dice (BGR uint8, ``size`` = (width, height)) and labels:
-    (face ``"pips"|"card"``, value 1..6, (x, y, w, h) box of the whole die in pixels)."""
+    (face ``"pips"|"card"``, value 1..6, (x, y, w, h) box of the whole die in pixels).
+
+    ``family`` fixes the dice's make; ``"random"`` draws new art every throw (one set for
+    all dice, or one make per die) so that training sees endless colourings and fonts."""
     scene = render_scene(rng, n_dice, kind=kind, family=family, held_out=held_out, size=size)
     return scene.image, scene.labels()
 

@@ -4,10 +4,15 @@ A family is one make of dice (body colour, ink, pip shape, font, suits, court
 pictures, gloss). :func:`face_art` paints one face flat, as a square texture, with
 a mask of where ink lies; the scene in :mod:`scorer.vision.synth` lights it and
 bends it onto a cube. Textures are cached: a throw reuses the same few faces.
+
+:func:`random_art` draws a fresh make of dice for training (domain randomisation):
+a reader that has seen hundreds of colourings, fonts and layouts learns that a rank
+is a rank, and so reads the held-out families too.
 """
 
 from __future__ import annotations
 
+import colorsys
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -55,6 +60,12 @@ class DieArt:
     shininess: float = 160.0
     bevel: float = 0.14  # width of the rounded edge, as a fraction of the face
     marble: Colour | None = None  # a second plastic swirled through the body
+    # Card art that random families vary; the defaults are the fixed families' look.
+    rank_scale: float = 1.0  # size of the rank's text box, relative to the layout's
+    rank_shift: tuple[float, float] = (0.0, 0.0)  # the box's offset, as a fraction of the face
+    corner_index: bool = False  # small ranks in two corners, as on real poker dice
+    suit_scale: float = 1.0  # size of the suit symbol under the rank
+    court_colours: tuple[Colour, Colour, Colour] | None = None  # trim, skin, hair of courts
 
     def ink(self, value: int) -> Colour:
         """The ink colour of the face that shows ``value``."""
@@ -283,6 +294,29 @@ def _text_cover(
     return cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
 
 
+def _rank_box(
+    art: DieArt, box: tuple[float, float, float, float], t: int
+) -> tuple[float, float, float, float]:
+    """The layout's rank box, resized and shifted as the family says."""
+    if art.rank_scale == 1.0 and art.rank_shift == (0.0, 0.0):
+        return box  # the fixed families: exactly as drawn before
+    x, y, w, h = box
+    cx = x + w / 2 + art.rank_shift[0] * t
+    cy = y + h / 2 + art.rank_shift[1] * t
+    w, h = w * art.rank_scale, h * art.rank_scale
+    return (cx - w / 2, cy - h / 2, w, h)
+
+
+def _paint_corner_index(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -> None:
+    """The rank small in the top-left corner and upside down in the bottom-right one."""
+    t = albedo.shape[0]
+    cover = _text_cover(t, CARD_RANKS[value - 1], art, (0.1 * t, 0.09 * t, 0.15 * t, 0.15 * t))
+    colour = art.ink(value)
+    if not (art.layout == "court" and value >= 3):  # courts and the ace have their own index
+        _paint(albedo, ink, cover, colour)
+    _paint(albedo, ink, np.ascontiguousarray(cover[::-1, ::-1]), colour)
+
+
 def _suit_for(value: int, colour: Colour) -> str:
     reddish = colour[2] > 150 and colour[1] < 120
     return ("heart", "diamond")[value % 2] if reddish else ("spade", "club")[value % 2]
@@ -292,16 +326,18 @@ def _paint_card(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) ->
     t = albedo.shape[0]
     rank = CARD_RANKS[value - 1]
     colour = art.ink(value)
+    if art.corner_index:
+        _paint_corner_index(art, value, albedo, ink)
     if art.layout == "letters":
-        _paint(
-            albedo, ink, _text_cover(t, rank, art, (0.2 * t, 0.22 * t, 0.6 * t, 0.56 * t)), colour
-        )
+        box = _rank_box(art, (0.2 * t, 0.22 * t, 0.6 * t, 0.56 * t), t)
+        _paint(albedo, ink, _text_cover(t, rank, art, box), colour)
     elif art.layout == "suits" or (art.layout == "court" and value <= 2):
-        _paint(
-            albedo, ink, _text_cover(t, rank, art, (0.22 * t, 0.14 * t, 0.56 * t, 0.44 * t)), colour
-        )
+        box = _rank_box(art, (0.22 * t, 0.14 * t, 0.56 * t, 0.44 * t), t)
+        _paint(albedo, ink, _text_cover(t, rank, art, box), colour)
         suit = _suit_for(value, colour)
-        _paint(albedo, ink, suit_cover(t, suit, 0.5 * t, 0.74 * t, 0.13 * t), colour)
+        r = 0.13 * t * art.suit_scale
+        cy = 0.74 * t if art.suit_scale == 1.0 else 0.87 * t - r  # a bigger suit grows upwards
+        _paint(albedo, ink, suit_cover(t, suit, 0.5 * t, cy, r), colour)
     elif value == 6:  # court layout, ace: one big spade with a small index
         _paint(albedo, ink, suit_cover(t, "spade", 0.52 * t, 0.55 * t, 0.3 * t), colour)
         _paint(
@@ -316,6 +352,8 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
     t = albedo.shape[0]
     colour = art.ink(value)
     rank = CARD_RANKS[value - 1]
+    trim, skin, hair = art.court_colours or (GOLD, SKIN, BLACK)
+    beard_colour = hair if art.court_colours else (40, 60, 90)
     cx = 0.54 * t
     # the robe
     robe = np.array(
@@ -328,10 +366,10 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
     )
     _paint(albedo, ink, _poly_cover(t, [robe]), colour)
     collar = np.array([(cx - 0.08 * t, 0.6 * t), (cx + 0.08 * t, 0.6 * t), (cx, 0.7 * t)])
-    _paint(albedo, ink, _poly_cover(t, [collar]), GOLD)
+    _paint(albedo, ink, _poly_cover(t, [collar]), trim)
     if value == 4:  # queen's long hair, under the face
-        _paint(albedo, ink, _poly_cover(t, [], [(cx, 0.47 * t, 0.13 * t)]), BLACK)
-    _paint(albedo, ink, _poly_cover(t, [], [(cx, 0.47 * t, 0.095 * t)]), SKIN)
+        _paint(albedo, ink, _poly_cover(t, [], [(cx, 0.47 * t, 0.13 * t)]), hair)
+    _paint(albedo, ink, _poly_cover(t, [], [(cx, 0.47 * t, 0.095 * t)]), skin)
     if value == 3:  # jack: a flat cap with a feather
         cap = np.array(
             [
@@ -355,7 +393,7 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
             ]
         )
         dots = [(cx + dx * t, 0.31 * t, 0.03 * t) for dx in (-0.07, 0.0, 0.07)]
-        _paint(albedo, ink, _poly_cover(t, [band], dots), GOLD)
+        _paint(albedo, ink, _poly_cover(t, [band], dots), trim)
     else:  # king: a spiked crown and a beard
         crown = np.array(
             [
@@ -368,9 +406,9 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
                 (cx - 0.12 * t, 0.24 * t),
             ]
         )
-        _paint(albedo, ink, _poly_cover(t, [crown]), GOLD)
+        _paint(albedo, ink, _poly_cover(t, [crown]), trim)
         beard = np.array([(cx - 0.08 * t, 0.5 * t), (cx + 0.08 * t, 0.5 * t), (cx, 0.62 * t)])
-        _paint(albedo, ink, _poly_cover(t, [beard]), (40, 60, 90))
+        _paint(albedo, ink, _poly_cover(t, [beard]), beard_colour)
     _paint(albedo, ink, _text_cover(t, rank, art, (0.08 * t, 0.08 * t, 0.2 * t, 0.2 * t)), colour)
 
 
@@ -404,3 +442,147 @@ def face_art(art: DieArt, value: int, size: int = TEXELS) -> tuple[np.ndarray, n
     albedo.setflags(write=False)
     ink.setflags(write=False)
     return albedo, ink
+
+
+# --- random families, for training -------------------------------------------------------------
+
+#: Fonts a random family may print its ranks in. ``FONT_HERSHEY_SCRIPT_COMPLEX`` is left out:
+#: it is a held-out family's font. The thin script is allowed, but rarely drawn.
+RANDOM_FONTS: tuple[tuple[int, float], ...] = (
+    (cv2.FONT_HERSHEY_SIMPLEX, 1.0),
+    (cv2.FONT_HERSHEY_PLAIN, 0.7),
+    (cv2.FONT_HERSHEY_DUPLEX, 1.0),
+    (cv2.FONT_HERSHEY_COMPLEX, 1.0),
+    (cv2.FONT_HERSHEY_TRIPLEX, 1.0),
+    (cv2.FONT_HERSHEY_COMPLEX_SMALL, 0.8),
+    (cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 0.25),
+)
+#: Ink that contrasts this little with the body (CIE76 colour difference) is replaced.
+MIN_INK_CONTRAST = 45.0
+
+
+def _lab(colour: Colour) -> np.ndarray:
+    pixel = np.asarray(colour, np.float32).reshape(1, 1, 3) / 255.0
+    return cv2.cvtColor(pixel, cv2.COLOR_BGR2Lab).reshape(3)
+
+
+def ink_contrast(ink: Colour, body: Colour) -> float:
+    """How far apart two paints look (CIE76 difference in Lab, 0..~150)."""
+    return float(np.linalg.norm(_lab(ink) - _lab(body)))
+
+
+def _hsv(h: float, s: float, v: float) -> Colour:
+    r, g, b = colorsys.hsv_to_rgb(h % 1.0, s, v)
+    return (round(b * 255), round(g * 255), round(r * 255))
+
+
+def _random_body(rng: np.random.Generator) -> Colour:
+    """Ivory, white, black, saturated or pale plastic, hues drawn evenly."""
+    kind = rng.choice(
+        ("ivory", "white", "black", "saturated", "pale"), p=(0.15, 0.1, 0.12, 0.4, 0.23)
+    )
+    hue = rng.random()
+    if kind == "ivory":
+        return _hsv(rng.uniform(0.08, 0.16), rng.uniform(0.08, 0.25), rng.uniform(0.8, 0.95))
+    if kind == "white":
+        return _hsv(hue, rng.uniform(0.0, 0.04), rng.uniform(0.86, 0.96))
+    if kind == "black":
+        return _hsv(hue, rng.uniform(0.0, 0.3), rng.uniform(0.08, 0.2))
+    if kind == "saturated":
+        return _hsv(hue, rng.uniform(0.55, 1.0), rng.uniform(0.4, 0.95))
+    return _hsv(hue, rng.uniform(0.12, 0.4), rng.uniform(0.78, 0.96))
+
+
+def _jitter(rng: np.random.Generator, colour: Colour, spread: float = 12.0) -> Colour:
+    c = np.clip(np.asarray(colour, float) + rng.normal(0, spread, 3), 0, 250)
+    return (int(c[0]), int(c[1]), int(c[2]))
+
+
+def _legible(ink: Colour, body: Colour) -> Colour:
+    """``ink`` if it stands out from ``body``, else whichever of black and white does more."""
+    if ink_contrast(ink, body) >= MIN_INK_CONTRAST:
+        return ink
+    return max((BLACK, WHITE), key=lambda c: ink_contrast(c, body))
+
+
+def _random_ink(rng: np.random.Generator) -> Colour:
+    palette = (BLACK, WHITE, RED, BLUE, GOLD, (40, 120, 30))
+    if rng.random() < 0.7:
+        return _jitter(rng, palette[rng.integers(len(palette))])
+    return _hsv(rng.random(), rng.uniform(0.5, 1.0), rng.uniform(0.2, 1.0))
+
+
+def _random_inks(rng: np.random.Generator, body: Colour, face: str) -> tuple[Colour, ...]:
+    """Six inks, one per value: card-style red and black, one ink, classic, or any."""
+    if face == "card":
+        scheme = ("red-black", "one", "classic", "each")[rng.integers(4)]
+    else:
+        scheme = rng.choice(("one", "one-four", "each"), p=(0.8, 0.1, 0.1))
+    dark, red = _jitter(rng, BLACK, 6), _jitter(rng, RED)
+    if scheme == "red-black":
+        first = int(rng.integers(2))
+        inks = tuple((dark, red)[(v + first) % 2] for v in range(6))
+    elif scheme == "classic":
+        inks = (dark, dark, _jitter(rng, BLUE), red, red, dark)
+    elif scheme == "each":
+        inks = tuple(_random_ink(rng) for _ in range(6))
+    elif scheme == "one-four":  # Chinese-style dice: the one and the four red
+        one = _random_ink(rng)
+        inks = (red, one, one, red, one, one)
+    else:
+        inks = (_random_ink(rng),) * 6
+    return tuple(_legible(ink, body) for ink in inks)
+
+
+def random_art(rng: np.random.Generator, face: str) -> DieArt:
+    """A make of dice never seen before: colours, font, layout and finish all drawn at random.
+
+    ``face`` is ``"pips"`` or ``"card"``. Every ink stands out from the body by at least
+    :data:`MIN_INK_CONTRAST`, and no card is printed in the held-out script font.
+    """
+    if face not in ("pips", "card"):
+        raise ValueError(f"face must be 'pips' or 'card', not {face!r}")
+    body = _random_body(rng)
+    inks = _random_inks(rng, body, face)
+    finish = {
+        "gloss": float(rng.uniform(0.2, 0.65)),
+        "shininess": float(rng.uniform(100.0, 320.0)),
+        "bevel": float(rng.uniform(0.1, 0.2)),
+        "marble": _jitter(rng, body, 45.0) if rng.random() < 0.1 else None,
+    }
+    if face == "pips":
+        size = float(rng.uniform(0.075, 0.105))
+        return DieArt(
+            name="random-pips",
+            face="pips",
+            body=body,
+            inks=inks,
+            pip_size=size,
+            pip_spread=float(rng.uniform(max(0.22, size + 0.13), 0.28)),
+            concave=bool(rng.random() < 0.7),
+            logo=bool(rng.random() < 0.12),
+            **finish,  # type: ignore[arg-type]
+        )
+    fonts, weights = zip(*RANDOM_FONTS, strict=True)
+    p = np.asarray(weights) / sum(weights)
+    trims = [c for c in (GOLD, *inks, _random_ink(rng)) if ink_contrast(c, body) >= 25]
+    return DieArt(
+        name="random-card",
+        face="card",
+        body=body,
+        inks=inks,
+        layout=("letters", "suits", "court")[rng.integers(3)],
+        font=int(rng.choice(fonts, p=p)),
+        italic=bool(rng.random() < 0.25),
+        weight=float(rng.uniform(0.8, 1.8)),
+        rank_scale=float(rng.uniform(0.82, 1.08)),
+        rank_shift=(float(rng.uniform(-0.035, 0.035)), float(rng.uniform(-0.03, 0.03))),
+        corner_index=bool(rng.random() < 0.3),
+        suit_scale=float(rng.uniform(0.75, 1.25)),
+        court_colours=(
+            trims[rng.integers(len(trims))] if trims else GOLD,
+            SKIN if rng.random() < 0.6 else _random_ink(rng),
+            inks[rng.integers(6)],
+        ),
+        **finish,  # type: ignore[arg-type]
+    )
