@@ -8,6 +8,7 @@ are compared with the difference between a render and the same tray without dice
 from __future__ import annotations
 
 import csv
+import hashlib
 from pathlib import Path
 
 import cv2
@@ -26,7 +27,14 @@ from scorer.vision.synth import (
     render_throw,
     write_dataset,
 )
-from scorer.vision.synth_art import TEXELS, face_art
+from scorer.vision.synth_art import (
+    HELD_OUT_ART,
+    TEXELS,
+    TRAIN_ART,
+    DieArt,
+    face_art,
+    random_art,
+)
 
 FACE_PX = 96
 
@@ -274,3 +282,153 @@ def test_a_bigger_set_of_one_seed_starts_with_the_same_photos(tmp_path: Path) ->
         for p in (tmp_path / "a", tmp_path / "b")
     ]
     assert first[0] == first[1]
+
+
+# --- random art (domain randomisation) ----------------------------------------------------------
+
+
+def card_match(face: np.ndarray, art: DieArt) -> int:
+    """The value whose flat face of ``art`` best matches a photographed top face."""
+    flats = [
+        cv2.resize(face_art(art, v)[0], (FACE_PX, FACE_PX), interpolation=cv2.INTER_AREA)
+        for v in range(1, 7)
+    ]
+    f = face.astype(np.float32) / 255
+    scores = [float(cv2.matchTemplate(f, flat, cv2.TM_CCOEFF_NORMED)[0, 0]) for flat in flats]
+    return int(np.argmax(scores)) + 1
+
+
+def luma(colour: tuple[int, int, int]) -> float:
+    return 0.114 * colour[0] + 0.587 * colour[1] + 0.299 * colour[2]
+
+
+@pytest.mark.parametrize("face", ["pips", "card"])
+def test_random_art_is_the_same_for_the_same_seed_and_varies_between_seeds(face: str) -> None:
+    # given random art drawn twice from each of twenty seeds
+    first = [random_art(np.random.default_rng(seed), face) for seed in range(20)]
+    again = [random_art(np.random.default_rng(seed), face) for seed in range(20)]
+    # then each seed gives the same art, and the seeds give many bodies, inks and finishes
+    assert first == again
+    assert len({art.body for art in first}) == 20
+    assert len({art.inks for art in first}) >= 10
+    assert all(art.face == face and art.name == f"random-{face}" for art in first)
+
+
+def test_a_random_throw_renders_the_same_photo_for_the_same_seed() -> None:
+    a, la = render_throw(
+        np.random.default_rng(4), 4, kind="mixed", family="random", size=(256, 256)
+    )
+    b, lb = render_throw(
+        np.random.default_rng(4), 4, kind="mixed", family="random", size=(256, 256)
+    )
+    c, _ = render_throw(np.random.default_rng(5), 4, kind="mixed", family="random", size=(256, 256))
+    assert la == lb and np.array_equal(a, b)
+    assert not np.array_equal(a, c)
+
+
+def test_random_card_art_never_uses_the_held_out_script_font() -> None:
+    # given many random card families
+    rng = np.random.default_rng(0)
+    fonts = [random_art(rng, "card").font for _ in range(600)]
+    # then none prints in the held-out family's font, the thin script is rare, and most
+    # other Hershey fonts appear
+    assert cv2.FONT_HERSHEY_SCRIPT_COMPLEX not in fonts
+    assert fonts.count(cv2.FONT_HERSHEY_SCRIPT_SIMPLEX) < 0.1 * len(fonts)
+    assert len(set(fonts)) >= 6
+
+
+def test_random_families_are_not_fixed_families() -> None:
+    names = {
+        random_art(np.random.default_rng(s), f).name for s in range(4) for f in ("pips", "card")
+    }
+    assert names == {"random-pips", "random-card"}
+    assert not names & set(FAMILIES) and not names & set(HELD_OUT_FAMILIES)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_random_card_ink_stands_out_from_the_body_in_the_photo(seed: int) -> None:
+    # given a random card die rendered without camera noise
+    value = seed % 6 + 1
+    rng = np.random.default_rng([seed, 31])
+    scene = render_scene(rng, 1, kind="cards", family="random", values=[value], photo=False)
+    (die,) = scene.dice
+    face = top_face(scene.image, die.top_quad).astype(np.float64)
+    # when the face's pixels under ink and under bare body (away from the rounded edge) are
+    # told apart by the flat art's ink mask
+    ink = cv2.resize(face_art(die.art, value)[1], (FACE_PX, FACE_PX), interpolation=cv2.INTER_AREA)
+    inner = np.zeros(ink.shape, bool)
+    inner[16:-16, 16:-16] = True
+    inked, bare = face[(ink > 0.9) & inner], face[(ink < 0.02) & inner]
+    # then the typical ink pixel differs clearly from the typical body pixel
+    assert len(inked) > 20 and len(bare) > 200
+    gap = float(np.linalg.norm(np.median(inked, axis=0) - np.median(bare, axis=0)))
+    assert gap > 40, (die.art.body, die.art.ink(value), gap)
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_a_random_die_shows_the_value_of_its_label(seed: int) -> None:
+    for kind in ("pips", "cards"):
+        # given a die in random art rendered with a known value on top
+        value = seed % 6 + 1
+        rng = np.random.default_rng([seed, 7])
+        scene = render_scene(rng, 1, kind=kind, family="random", values=[value], photo=False)
+        (die,) = scene.dice
+        face = top_face(scene.image, die.top_quad)
+        # when its top face is read: pips counted as blobs, a rank matched against its six faces
+        if die.face == "pips":
+            if die.art.logo and value == 1:
+                continue  # the maker's logo is no pip to count
+            seen = count_pips(face, luma(die.art.ink(value)) < luma(die.art.body))
+        else:
+            seen = card_match(face, die.art)
+        # then it is the value the label says
+        assert scene.labels()[0][:2] == (die.face, value)
+        assert seen == value, (kind, die.art)
+
+
+def test_a_random_throw_draws_the_faces_its_kind_asks_for() -> None:
+    for kind, faces in (("pips", {"pips"}), ("cards", {"card"})):
+        for seed in range(4):
+            _, labels = render_throw(
+                np.random.default_rng(seed), 3, kind=kind, family="random", size=(256, 256)
+            )
+            assert {lab[0] for lab in labels} == faces
+    mixed = set()
+    for seed in range(8):
+        scene = render_scene(np.random.default_rng(seed), 3, kind="mixed", family="random")
+        mixed |= {d.face for d in scene.dice}
+    assert mixed == {"pips", "card"}
+
+
+def test_a_random_throw_sometimes_mixes_makes_of_dice() -> None:
+    makes = [
+        len({d.art for d in render_scene(np.random.default_rng(s), 3, family="random").dice})
+        for s in range(12)
+    ]
+    assert 1 in makes and 3 in makes
+
+
+def test_random_art_cannot_be_held_out() -> None:
+    with pytest.raises(ScorerError, match=r"random.*held-out"):
+        render_throw(np.random.default_rng(0), 2, family="random", held_out=True)
+
+
+#: Hashes of the fixed families' art and one render, taken before random art was added
+#: (numpy 2 / OpenCV 5 on x86-64). Random art must come only through new fields whose
+#: defaults leave every fixed family's pixels alone.
+FIXED_FACES_SHA256 = "4d2956a14753a25dac1d90a15d418f6ec0976ad2b46d337a68f3993b83ef43a4"
+FIXED_SCENE_SHA256 = "d797a14223058ddd649a93d328faf1c07ba600b9fcf686fb1ebd49e103e6ea0a"
+
+
+def test_the_fixed_families_paint_exactly_as_before_random_art() -> None:
+    # given every fixed family's six faces, and a noise-free throw of fixed families
+    digest = hashlib.sha256()
+    for art in (*TRAIN_ART, *HELD_OUT_ART):
+        for value in range(1, 7):
+            albedo, ink = face_art(art, value)
+            digest.update(np.round(albedo * 255).astype(np.uint8).tobytes())
+            digest.update(np.round(ink * 255).astype(np.uint8).tobytes())
+    scene = render_scene(np.random.default_rng(3), 4, kind="mixed", photo=False, size=(256, 256))
+    # then their pixels hash as they did before
+    assert digest.hexdigest() == FIXED_FACES_SHA256
+    assert hashlib.sha256(scene.image.tobytes()).hexdigest() == FIXED_SCENE_SHA256

@@ -457,8 +457,10 @@ RANDOM_FONTS: tuple[tuple[int, float], ...] = (
     (cv2.FONT_HERSHEY_COMPLEX_SMALL, 0.8),
     (cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 0.25),
 )
-#: Ink that contrasts this little with the body (CIE76 colour difference) is replaced.
+#: Ink that contrasts this little with the body (CIE76 colour difference) is replaced, and
+#: so is ink of too like a lightness (Lab L, 0..100): makers print to be read in any light.
 MIN_INK_CONTRAST = 45.0
+MIN_INK_LIGHTNESS_GAP = 20.0
 
 
 def _lab(colour: Colour) -> np.ndarray:
@@ -469,6 +471,11 @@ def _lab(colour: Colour) -> np.ndarray:
 def ink_contrast(ink: Colour, body: Colour) -> float:
     """How far apart two paints look (CIE76 difference in Lab, 0..~150)."""
     return float(np.linalg.norm(_lab(ink) - _lab(body)))
+
+
+def lightness_gap(ink: Colour, body: Colour) -> float:
+    """How much lighter or darker one paint is than the other (Lab L, 0..100)."""
+    return float(abs(_lab(ink)[0] - _lab(body)[0]))
 
 
 def _hsv(h: float, s: float, v: float) -> Colour:
@@ -500,9 +507,12 @@ def _jitter(rng: np.random.Generator, colour: Colour, spread: float = 12.0) -> C
 
 def _legible(ink: Colour, body: Colour) -> Colour:
     """``ink`` if it stands out from ``body``, else whichever of black and white does more."""
-    if ink_contrast(ink, body) >= MIN_INK_CONTRAST:
+    if (
+        ink_contrast(ink, body) >= MIN_INK_CONTRAST
+        and lightness_gap(ink, body) >= MIN_INK_LIGHTNESS_GAP
+    ):
         return ink
-    return max((BLACK, WHITE), key=lambda c: ink_contrast(c, body))
+    return max((BLACK, WHITE), key=lambda c: lightness_gap(c, body))
 
 
 def _random_ink(rng: np.random.Generator) -> Colour:
