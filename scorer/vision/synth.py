@@ -959,16 +959,16 @@ def write_dataset(
     (out_dir / "data.yaml").write_text(_data_yaml(out_dir), encoding="utf-8")
 
 
-def sample_sheet(family: str, seed: int = 0, tile: int = 88) -> np.ndarray:
+def sample_sheet(family: str, seed: int = 0, tile: int = 88, kind: str = "pips") -> np.ndarray:
     """Six close-ups of one family's dice, values 1..6, from two rendered throws (for docs).
 
     Each close-up is cut from a full 640x640 render around one die, so it shows the
-    photo's real scale, light and noise.
+    photo's real scale, light and noise. ``kind`` matters only to ``family="random"``.
     """
     crops = []
     rng = np.random.default_rng(seed)
     for values in ([1, 2, 3], [4, 5, 6]):
-        scene = render_scene(rng, 3, family=family, values=values)
+        scene = render_scene(rng, 3, kind=kind, family=family, values=values)
         h, w = scene.image.shape[:2]
         for die in scene.dice:
             x, y, bw, bh = die.box
