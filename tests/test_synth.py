@@ -415,7 +415,14 @@ def test_random_art_cannot_be_held_out() -> None:
 def test_the_fixed_families_use_none_of_the_randomised_art_fields() -> None:
     # given the fixed families (train and held out) and a default-built DieArt
     default = DieArt(name="default", face="card", body=(0, 0, 0), inks=((255, 255, 255),))
-    randomised = ("rank_scale", "rank_shift", "corner_index", "suit_scale", "court_colours")
+    randomised = (
+        "rank_scale",
+        "rank_shift",
+        "corner_index",
+        "suit_scale",
+        "court_colours",
+        "cap_in_trim",
+    )
     # then none of them sets a field that only random art varies, so the held-out
     # families look as they did when the committed figures were measured
     for art in (*TRAIN_ART, *HELD_OUT_ART):

@@ -137,11 +137,6 @@ def test_given_drawn_dice_when_read_then_one_die_each_where_it_lies(reader):
 
 
 @needs_models
-@pytest.mark.xfail(
-    reason="known weakness: 23 of 26 flat cv2-drawn dice are read right (a two whose side "
-    "is underestimated reads as a one); see vision_models/faces.md",
-    strict=False,
-)
 def test_given_drawn_dice_when_read_then_every_value_right(reader):
     for values in ([1, 2, 3, 4, 5, 6], [2, 5, 6], [5, 2, 3]):
         assert reader.read(throw(values)[0]).values == tuple(values)

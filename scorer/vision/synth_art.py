@@ -66,6 +66,7 @@ class DieArt:
     corner_index: bool = False  # small ranks in two corners, as on real poker dice
     suit_scale: float = 1.0  # size of the suit symbol under the rank
     court_colours: tuple[Colour, Colour, Colour] | None = None  # trim, skin, hair of courts
+    cap_in_trim: bool = False  # the jack's cap in the trim colour, like the crown and tiara
 
     def ink(self, value: int) -> Colour:
         """The ink colour of the face that shows ``value``."""
@@ -382,7 +383,7 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
         feather = np.array(
             [(cx + 0.08 * t, 0.34 * t), (cx + 0.24 * t, 0.18 * t), (cx + 0.12 * t, 0.36 * t)]
         )
-        _paint(albedo, ink, _poly_cover(t, [cap, feather]), colour)
+        _paint(albedo, ink, _poly_cover(t, [cap, feather]), trim if art.cap_in_trim else colour)
     elif value == 4:  # queen: a rounded tiara
         band = np.array(
             [
@@ -576,12 +577,14 @@ def random_art(rng: np.random.Generator, face: str) -> DieArt:
     fonts, weights = zip(*RANDOM_FONTS, strict=True)
     p = np.asarray(weights) / sum(weights)
     trims = [c for c in (GOLD, *inks, _random_ink(rng)) if ink_contrast(c, body) >= 25]
+    # gold hats on every court half the time: a hat's colour must not tell J from K
+    gold = GOLD in trims and rng.random() < 0.5
     return DieArt(
         name="random-card",
         face="card",
         body=body,
         inks=inks,
-        layout=("letters", "suits", "court")[rng.integers(3)],
+        layout=str(rng.choice(("letters", "suits", "court"), p=(0.3, 0.3, 0.4))),
         font=int(rng.choice(fonts, p=p)),
         italic=bool(rng.random() < 0.25),
         weight=float(rng.uniform(0.8, 1.8)),
@@ -590,9 +593,10 @@ def random_art(rng: np.random.Generator, face: str) -> DieArt:
         corner_index=bool(rng.random() < 0.3),
         suit_scale=float(rng.uniform(0.75, 1.25)),
         court_colours=(
-            trims[rng.integers(len(trims))] if trims else GOLD,
+            GOLD if gold or not trims else trims[rng.integers(len(trims))],
             SKIN if rng.random() < 0.6 else _random_ink(rng),
             inks[rng.integers(6)],
         ),
+        cap_in_trim=bool(rng.random() < 0.5),
         **finish,  # type: ignore[arg-type]
     )

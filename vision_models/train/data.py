@@ -93,18 +93,22 @@ def load_crops() -> list[Photo]:
 
 
 def load_rendered(n_images: int, seed: int, families: list[str] | None = None) -> list[Photo]:
-    """Throws drawn by ``scorer.vision.synth`` (pips, cards and mixed), if it is there."""
+    """Throws drawn by ``scorer.vision.synth`` (pips, cards and mixed), if it is there.
+
+    By default half the throws use freshly randomised art (``family="random"``), half the
+    fixed train families: a rank must be learnt as a rank, not as one maker's print.
+    """
     try:
         from scorer.vision import synth
     except ImportError:
         return []
     rng = np.random.default_rng(seed)
-    fams = list(families if families is not None else synth.FAMILIES)
+    fams: list[str | None] = list(families) if families is not None else ["random", None]
     kinds = ("cards", "mixed", "pips", "cards")
     photos = []
     for i in range(n_images):
         kind = kinds[i % len(kinds)]
-        family = fams[int(rng.integers(len(fams)))] if fams else None
+        family = fams[int(rng.integers(len(fams)))] if fams else None  # None: any train family
         n = int(rng.integers(1, 8))
         image, labels = synth.render_throw(rng, n, kind=kind, family=family, size=(640, 640))
         if image.ndim == 2:
@@ -182,7 +186,7 @@ def finder_sample(
     """A warped crop in the finder's 320-letterbox scale, with heatmap, side and masks."""
     h, w = photo.image.shape[:2]
     base = 320.0 / max(h, w)
-    scale = base * math.exp(rng.uniform(math.log(0.55), math.log(1.6)))
+    scale = base * math.exp(rng.uniform(math.log(0.55), math.log(2.2)))
     if rng.random() < 0.3 and len(photo.centres):
         anchor = photo.centres[rng.integers(len(photo.centres))] + rng.normal(0, 20, 2)
     else:
@@ -267,7 +271,7 @@ def face_sample(patch: Patch, rng: np.random.Generator, size: int = 48) -> np.nd
     """A 48x48 crop as the reader cuts it, with its errors: side 1.25-1.8 x die, off-centre."""
     span_die = PATCH / PATCH_SPAN
     crop_side = span_die * rng.uniform(1.25, 1.8)
-    shift = rng.normal(0, 0.07, 2) * span_die
+    shift = rng.normal(0, 0.09, 2) * span_die
     scale = size / crop_side
     angle = rng.uniform(0, 360)
     c = (PATCH / 2 + shift[0], PATCH / 2 + shift[1])

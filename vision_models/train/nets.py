@@ -69,7 +69,12 @@ class DieFinder(nn.Module):
 
 
 class FaceNet(nn.Module):
-    """Which face a 48x48 die crop shows (13 logits, the last one "not a die")."""
+    """Which face a 48x48 die crop shows (13 logits, the last one "not a die").
+
+    Two convolutions at each of the three coarser scales: one per scale underfitted the
+    many-coloured, marbled dice (90 % on its own training dice against 97 % for this
+    shape after the same 1200 steps), at 2.6x the cost, still about 1 ms a crop.
+    """
 
     def __init__(self) -> None:
         super().__init__()
@@ -77,10 +82,13 @@ class FaceNet(nn.Module):
             conv(3, 16),
             nn.MaxPool2d(2),  # 24
             conv(16, 32),
+            conv(32, 32),
             nn.MaxPool2d(2),  # 12
             conv(32, 64),
+            conv(64, 64),
             nn.MaxPool2d(2),  # 6
             conv(64, 96),
+            conv(96, 96),
             nn.AdaptiveAvgPool2d(1),
             nn.Flatten(),
         )
