@@ -83,7 +83,14 @@ def write_samples(out_dir: Path, seed: int) -> int:
         scene = render_scene(rng, 5, kind=kind, held_out=held_out)
         small = cv2.resize(scene.image, (240, 240), interpolation=cv2.INTER_AREA)
         _write_small_png(out_dir / f"throw-{kind}{'-held-out' if held_out else ''}.png", small)
-    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 3} sample PNGs into {out_dir}")
+    # randomised art, as half the rendered training throws use it
+    for i in (1, 2):
+        sheet = sample_sheet("random", seed * 1000 + 50 + i, kind="cards")
+        _write_small_png(out_dir / f"random-cards-{i}.png", sheet)
+    scene = render_scene(np.random.default_rng(seed * 100 + 20), 5, kind="cards", family="random")
+    small = cv2.resize(scene.image, (240, 240), interpolation=cv2.INTER_AREA)
+    _write_small_png(out_dir / "random-cards-throw.png", small)
+    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 6} sample PNGs into {out_dir}")
     return 0
 
 
