@@ -3,7 +3,7 @@
 Two small ONNX networks run by OpenCV's ``cv2.dnn`` (nothing else at run time): a
 CenterNet-style finder marks die centres and sizes on a 320x320 copy of the frame, then
 a face network names each die from a 48x48 crop cut from the full-resolution frame,
-voting over four rotations when one look is not decisive. ``vision_models/*.md`` say how
+with a half-turned crop voting when one look is not decisive. ``vision_models/*.md`` say how
 they were trained and what they reach.
 """
 
@@ -31,8 +31,11 @@ BACKGROUND = 12
 SURE_DIE = 0.7
 #: weakest heat considered at all (the face network then decides "die or not")
 WEAKEST = 0.2
-#: one look is enough above this; otherwise four rotations vote
+#: one look is enough above this; otherwise the crop turned by TURNS x 90 degrees votes too
 DECISIVE = 0.995
+#: a half turn only: on held-out train photos it read as well as three more quarter turns
+#: (and was wrong when sure less often), at a third of the extra crops
+TURNS = (2,)
 MAX_DICE = 60
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
@@ -207,17 +210,15 @@ class Reader:
         return np.array(centres, np.float32), np.array(sides, np.float32), np.array(heats)
 
     def _name_faces(self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
-        """Face probabilities (n, 13), averaged over four rotations where one look is unsure."""
+        """Face probabilities (n, 13), averaged with turned crops where one look is unsure."""
         crops = [face_crop(image, c, s) for c, s in zip(centres, sides, strict=True)]
         probs = self._run_faces(crops)
         unsure = [i for i, p in enumerate(probs) if p.max() < DECISIVE]
         if unsure:
-            turned = [
-                np.ascontiguousarray(np.rot90(crops[i], r)) for i in unsure for r in (1, 2, 3)
-            ]
-            more = self._run_faces(turned).reshape(len(unsure), 3, -1)
+            turned = [np.ascontiguousarray(np.rot90(crops[i], r)) for i in unsure for r in TURNS]
+            more = self._run_faces(turned).reshape(len(unsure), len(TURNS), -1)
             for j, i in enumerate(unsure):
-                probs[i] = (probs[i] + more[j].sum(0)) / 4.0
+                probs[i] = (probs[i] + more[j].sum(0)) / (1 + len(TURNS))
         return probs
 
     def _run_faces(self, crops: list[np.ndarray]) -> np.ndarray:
