@@ -103,7 +103,7 @@ def load_rendered(n_images: int, seed: int, families: list[str] | None = None) -
     except ImportError:
         return []
     rng = np.random.default_rng(seed)
-    fams: list[str | None] = list(families) if families is not None else ["random", None]
+    fams: list[str | None] = list(families) if families is not None else [synth.RANDOM, None]
     kinds = ("cards", "mixed", "pips", "cards")
     photos = []
     for i in range(n_images):
