@@ -8,6 +8,7 @@ are compared with the difference between a render and the same tray without dice
 from __future__ import annotations
 
 import csv
+import dataclasses
 from pathlib import Path
 
 import cv2
@@ -422,6 +423,11 @@ def test_the_fixed_families_use_none_of_the_randomised_art_fields() -> None:
         "suit_scale",
         "court_colours",
         "cap_in_trim",
+        "court_hats",
+        "beards",
+        "court_index_scale",
+        "ace_suit",
+        "ace_scale",
     )
     # then none of them sets a field that only random art varies, so the held-out
     # families look as they did when the committed figures were measured
@@ -431,3 +437,30 @@ def test_the_fixed_families_use_none_of_the_randomised_art_fields() -> None:
     # and random card art does vary them
     arts = [random_art(np.random.default_rng(s), "card") for s in range(40)]
     assert any(a.corner_index for a in arts) and any(a.rank_scale != 1.0 for a in arts)
+    assert any(a.court_hats != default.court_hats for a in arts)
+    assert any(a.ace_suit != default.ace_suit for a in arts)
+
+
+def test_a_court_drawn_bareheaded_carries_less_ink_than_the_crowned_one() -> None:
+    # given the fixed court family and the same family with a bare-headed king
+    crowned = FAMILIES["cards-ivory-court"]
+    bare = dataclasses.replace(crowned, court_hats=("cap", "tiara", "bare"))
+    # when the king's face is painted both ways
+    _, ink_crowned = face_art(crowned, 5)
+    _, ink_bare = face_art(bare, 5)
+    # then only the crown is gone: less ink, and none where the crown was not
+    assert ink_bare.sum() < ink_crowned.sum() - 50
+    assert np.all(ink_bare <= ink_crowned + 1e-6)
+
+
+def test_a_bigger_court_index_covers_more_of_the_face() -> None:
+    # given the fixed court family and one printing its court index half as big again
+    plain = FAMILIES["cards-ivory-court"]
+    bigger = dataclasses.replace(plain, court_index_scale=1.5)
+    # when the jack is painted both ways
+    # then the bigger index adds ink in the top-left corner and leaves the picture alone
+    _, small_ink = face_art(plain, 3)
+    _, big_ink = face_art(bigger, 3)
+    t = small_ink.shape[0]
+    corner = (slice(0, t * 2 // 5), slice(0, t // 3))
+    assert big_ink[corner].sum() > 1.3 * small_ink[corner].sum()

@@ -67,6 +67,11 @@ class DieArt:
     suit_scale: float = 1.0  # size of the suit symbol under the rank
     court_colours: tuple[Colour, Colour, Colour] | None = None  # trim, skin, hair of courts
     cap_in_trim: bool = False  # the jack's cap in the trim colour, like the crown and tiara
+    court_hats: tuple[str, str, str] = ("cap", "tiara", "crown")  # on J, Q, K: see COURT_HATS
+    beards: tuple[bool, bool, bool] = (False, False, True)  # which of J, Q, K wear a beard
+    court_index_scale: float = 1.0  # size of the rank printed beside a court picture
+    ace_suit: str = "spade"  # the big suit symbol of a court family's ace
+    ace_scale: float = 1.0
 
     def ink(self, value: int) -> Colour:
         """The ink colour of the face that shows ``value``."""
@@ -339,39 +344,30 @@ def _paint_card(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) ->
         r = 0.13 * t * art.suit_scale
         cy = 0.74 * t if art.suit_scale == 1.0 else 0.87 * t - r  # a bigger suit grows upwards
         _paint(albedo, ink, suit_cover(t, suit, 0.5 * t, cy, r), colour)
-    elif value == 6:  # court layout, ace: one big spade with a small index
-        _paint(albedo, ink, suit_cover(t, "spade", 0.52 * t, 0.55 * t, 0.3 * t), colour)
-        _paint(
-            albedo, ink, _text_cover(t, rank, art, (0.12 * t, 0.1 * t, 0.18 * t, 0.18 * t)), colour
-        )
+    elif value == 6:  # court layout, ace: one big suit symbol with a small index
+        r = 0.3 * t * art.ace_scale
+        _paint(albedo, ink, suit_cover(t, art.ace_suit, 0.52 * t, 0.55 * t, r), colour)
+        _paint(albedo, ink, _text_cover(t, rank, art, _index_box(art, 0.12, 0.1, 0.18, t)), colour)
     else:
         _paint_court(art, value, albedo, ink)
 
 
-def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -> None:
-    """A small court picture: a jack's cap, a queen's tiara and hair, a king's crown and beard."""
-    t = albedo.shape[0]
-    colour = art.ink(value)
-    rank = CARD_RANKS[value - 1]
-    trim, skin, hair = art.court_colours or (GOLD, SKIN, BLACK)
-    beard_colour = hair if art.court_colours else (40, 60, 90)
-    cx = 0.54 * t
-    # the robe
-    robe = np.array(
-        [
-            (cx - 0.2 * t, 0.88 * t),
-            (cx + 0.2 * t, 0.88 * t),
-            (cx + 0.13 * t, 0.6 * t),
-            (cx - 0.13 * t, 0.6 * t),
-        ]
-    )
-    _paint(albedo, ink, _poly_cover(t, [robe]), colour)
-    collar = np.array([(cx - 0.08 * t, 0.6 * t), (cx + 0.08 * t, 0.6 * t), (cx, 0.7 * t)])
-    _paint(albedo, ink, _poly_cover(t, [collar]), trim)
-    if value == 4:  # queen's long hair, under the face
-        _paint(albedo, ink, _poly_cover(t, [], [(cx, 0.47 * t, 0.13 * t)]), hair)
-    _paint(albedo, ink, _poly_cover(t, [], [(cx, 0.47 * t, 0.095 * t)]), skin)
-    if value == 3:  # jack: a flat cap with a feather
+#: Headwear a court picture may wear; the fixed families put a cap on J, a tiara on Q
+#: and a crown on K, random families sometimes shuffle them so the index must be read.
+COURT_HATS: tuple[str, ...] = ("cap", "tiara", "crown", "bare")
+
+
+def _index_box(
+    art: DieArt, x: float, y: float, side: float, t: int
+) -> tuple[float, float, float, float]:
+    """The small rank beside a court picture or an ace, grown from its top-left corner."""
+    grown = side * art.court_index_scale
+    return (x * t, y * t, grown * t, grown * t)
+
+
+def _hat(kind: str, cx: float, t: int) -> tuple[list[np.ndarray], list[tuple]]:
+    """Polygons and circles of one headwear, sitting on a head centred at ``cx``."""
+    if kind == "cap":  # a flat cap with a feather
         cap = np.array(
             [
                 (cx - 0.14 * t, 0.4 * t),
@@ -383,8 +379,8 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
         feather = np.array(
             [(cx + 0.08 * t, 0.34 * t), (cx + 0.24 * t, 0.18 * t), (cx + 0.12 * t, 0.36 * t)]
         )
-        _paint(albedo, ink, _poly_cover(t, [cap, feather]), trim if art.cap_in_trim else colour)
-    elif value == 4:  # queen: a rounded tiara
+        return [cap, feather], []
+    if kind == "tiara":  # a band with three pearls
         band = np.array(
             [
                 (cx - 0.09 * t, 0.39 * t),
@@ -393,9 +389,8 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
                 (cx - 0.09 * t, 0.33 * t),
             ]
         )
-        dots = [(cx + dx * t, 0.31 * t, 0.03 * t) for dx in (-0.07, 0.0, 0.07)]
-        _paint(albedo, ink, _poly_cover(t, [band], dots), trim)
-    else:  # king: a spiked crown and a beard
+        return [band], [(cx + dx * t, 0.31 * t, 0.03 * t) for dx in (-0.07, 0.0, 0.07)]
+    if kind == "crown":  # three spikes
         crown = np.array(
             [
                 (cx - 0.11 * t, 0.4 * t),
@@ -407,10 +402,42 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
                 (cx - 0.12 * t, 0.24 * t),
             ]
         )
-        _paint(albedo, ink, _poly_cover(t, [crown]), trim)
+        return [crown], []
+    return [], []
+
+
+def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -> None:
+    """A small court picture: robe, face, hair, headwear (and maybe a beard), and its index."""
+    t = albedo.shape[0]
+    colour = art.ink(value)
+    rank = CARD_RANKS[value - 1]
+    court = value - 3  # 0 jack, 1 queen, 2 king
+    trim, skin, hair = art.court_colours or (GOLD, SKIN, BLACK)
+    beard_colour = hair if art.court_colours else (40, 60, 90)
+    cx = 0.54 * t
+    robe = np.array(
+        [
+            (cx - 0.2 * t, 0.88 * t),
+            (cx + 0.2 * t, 0.88 * t),
+            (cx + 0.13 * t, 0.6 * t),
+            (cx - 0.13 * t, 0.6 * t),
+        ]
+    )
+    _paint(albedo, ink, _poly_cover(t, [robe]), colour)
+    collar = np.array([(cx - 0.08 * t, 0.6 * t), (cx + 0.08 * t, 0.6 * t), (cx, 0.7 * t)])
+    _paint(albedo, ink, _poly_cover(t, [collar]), trim)
+    if court == 1:  # queen's long hair, under the face
+        _paint(albedo, ink, _poly_cover(t, [], [(cx, 0.47 * t, 0.13 * t)]), hair)
+    _paint(albedo, ink, _poly_cover(t, [], [(cx, 0.47 * t, 0.095 * t)]), skin)
+    hat = art.court_hats[court]
+    polys, circles = _hat(hat, cx, t)
+    if polys or circles:
+        plain_cap = hat == "cap" and not art.cap_in_trim
+        _paint(albedo, ink, _poly_cover(t, polys, circles), colour if plain_cap else trim)
+    if art.beards[court]:
         beard = np.array([(cx - 0.08 * t, 0.5 * t), (cx + 0.08 * t, 0.5 * t), (cx, 0.62 * t)])
         _paint(albedo, ink, _poly_cover(t, [beard]), beard_colour)
-    _paint(albedo, ink, _text_cover(t, rank, art, (0.08 * t, 0.08 * t, 0.2 * t, 0.2 * t)), colour)
+    _paint(albedo, ink, _text_cover(t, rank, art, _index_box(art, 0.08, 0.08, 0.2, t)), colour)
 
 
 def _swirl(albedo: np.ndarray, colour: Colour, seed: int) -> None:
@@ -579,6 +606,10 @@ def random_art(rng: np.random.Generator, face: str) -> DieArt:
     trims = [c for c in (GOLD, *inks, _random_ink(rng)) if ink_contrast(c, body) >= 25]
     # gold hats on every court half the time: a hat's colour must not tell J from K
     gold = GOLD in trims and rng.random() < 0.5
+    hats = ("cap", "tiara", "crown")
+    if rng.random() < 0.4:  # other makers draw other courts: then only the index tells
+        hats = tuple(str(h) for h in rng.choice(COURT_HATS, size=3))
+    hair = inks[rng.integers(6)] if rng.random() < 0.75 else body  # hair lost in the body
     return DieArt(
         name="random-card",
         face="card",
@@ -595,8 +626,13 @@ def random_art(rng: np.random.Generator, face: str) -> DieArt:
         court_colours=(
             GOLD if gold or not trims else trims[rng.integers(len(trims))],
             SKIN if rng.random() < 0.6 else _random_ink(rng),
-            inks[rng.integers(6)],
+            hair,
         ),
         cap_in_trim=bool(rng.random() < 0.5),
+        court_hats=hats,  # type: ignore[arg-type]
+        beards=(bool(rng.random() < 0.15), False, bool(rng.random() < 0.8)),
+        court_index_scale=float(rng.uniform(0.85, 1.6)),
+        ace_suit=str(rng.choice(("spade", "spade", "heart", "club", "diamond"))),
+        ace_scale=float(rng.uniform(0.75, 1.15)),
         **finish,  # type: ignore[arg-type]
     )
