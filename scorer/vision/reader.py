@@ -24,6 +24,9 @@ from scorer.vision.reading import DEFAULT_THRESHOLD, Die, Reading
 FINDER_INPUT = 320
 FINDER_STRIDE = 4
 SIZE_UNIT = 16.0
+#: The finder was trained with each die's peak on the heatmap cell *below and left of* its
+#: centre (the cell it falls in), so its peaks sit half a cell up-left: decode adds it back.
+PEAK_SHIFT = 0.5
 FACE_INPUT = 48
 CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
 BACKGROUND = 12
@@ -156,7 +159,7 @@ class Reader:
             image, ox, oy = image[y0:y1, x0:x1], x0, y0
         # zoom into a small tray, but not past the die sizes the finder was trained on
         full = FINDER_INPUT / max(frame_shape(frame))
-        centres, sides, heats = self._find(image, max_scale=MAX_ZOOM * full)
+        centres, sides, heats = find_dice(self._finder, image, max_scale=MAX_ZOOM * full)
         if not len(centres):
             return []
         centres = centres + np.array([ox, oy], np.float32)
@@ -168,46 +171,6 @@ class Reader:
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
         return spots
-
-    def _find(
-        self, image: np.ndarray, max_scale: float
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Die centres (frame px), sides (frame px) and heat, strongest first."""
-        h, w = image.shape[:2]
-        scale = min(FINDER_INPUT / max(h, w), max_scale)
-        small = cv2.resize(
-            image,
-            (max(1, round(w * scale)), max(1, round(h * scale))),
-            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-        )
-        board = np.full((FINDER_INPUT, FINDER_INPUT, 3), 114, np.uint8)
-        board[: small.shape[0], : small.shape[1]] = small
-        self._finder.setInput(cv2.dnn.blobFromImage(board, 1.0 / 255.0))
-        maps = self._finder.forward()[0]
-        heat, log_side = maps[0], maps[1]
-        peaks = (heat >= WEAKEST) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
-        ys, xs = np.nonzero(peaks)
-        order = np.argsort(-heat[ys, xs])[:MAX_DICE]
-        g = heat.shape[0]
-        centres, sides, heats = [], [], []
-        for i in order:
-            y, x = int(ys[i]), int(xs[i])
-            y0, y1, x0, x1 = max(0, y - 1), min(g, y + 2), max(0, x - 1), min(g, x + 2)
-            patch = heat[y0:y1, x0:x1]
-            wy, wx = np.mgrid[y0:y1, x0:x1]
-            cy = float((patch * wy).sum() / patch.sum())
-            cx = float((patch * wx).sum() / patch.sum())
-            side = float(np.exp(np.clip(log_side[y, x], -3, 3))) * SIZE_UNIT / scale
-            centre = (cx * FINDER_STRIDE / scale, cy * FINDER_STRIDE / scale)
-            if any(
-                np.hypot(centre[0] - c[0], centre[1] - c[1]) < SAME_DIE * max(side, s)
-                for c, s in zip(centres, sides, strict=True)
-            ):
-                continue  # a second peak on a die already found
-            centres.append(centre)
-            sides.append(side)
-            heats.append(float(heat[y, x]))
-        return np.array(centres, np.float32), np.array(sides, np.float32), np.array(heats)
 
     def _name_faces(self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
         """Face probabilities (n, 13), averaged with turned crops where one look is unsure."""
@@ -255,6 +218,53 @@ def as_bgr(frame: np.ndarray) -> np.ndarray:
     if image.shape[2] != 3:
         raise BadFrame(f"a colour frame has 1, 3 or 4 channels, not {image.shape[2]}")
     return image
+
+
+def find_dice(
+    finder: cv2.dnn.Net, image: np.ndarray, max_scale: float
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Die centres (image px), sides (image px) and heat, strongest first.
+
+    A function of its own so training cuts face crops where the reader will cut them.
+    """
+    h, w = image.shape[:2]
+    scale = min(FINDER_INPUT / max(h, w), max_scale)
+    small = cv2.resize(
+        image,
+        (max(1, round(w * scale)), max(1, round(h * scale))),
+        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+    )
+    board = np.full((FINDER_INPUT, FINDER_INPUT, 3), 114, np.uint8)
+    board[: small.shape[0], : small.shape[1]] = small
+    finder.setInput(cv2.dnn.blobFromImage(board, 1.0 / 255.0))
+    maps = finder.forward()[0]
+    heat, log_side = maps[0], maps[1]
+    peaks = (heat >= WEAKEST) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    order = np.argsort(-heat[ys, xs])[:MAX_DICE]
+    g = heat.shape[0]
+    centres, sides, heats = [], [], []
+    for i in order:
+        y, x = int(ys[i]), int(xs[i])
+        y0, y1, x0, x1 = max(0, y - 1), min(g, y + 2), max(0, x - 1), min(g, x + 2)
+        patch = heat[y0:y1, x0:x1]
+        wy, wx = np.mgrid[y0:y1, x0:x1]
+        cy = float((patch * wy).sum() / patch.sum())
+        cx = float((patch * wx).sum() / patch.sum())
+        side = float(np.exp(np.clip(log_side[y, x], -3, 3))) * SIZE_UNIT / scale
+        centre = (
+            (cx + PEAK_SHIFT) * FINDER_STRIDE / scale,
+            (cy + PEAK_SHIFT) * FINDER_STRIDE / scale,
+        )
+        if any(
+            np.hypot(centre[0] - c[0], centre[1] - c[1]) < SAME_DIE * max(side, s)
+            for c, s in zip(centres, sides, strict=True)
+        ):
+            continue  # a second peak on a die already found
+        centres.append(centre)
+        sides.append(side)
+        heats.append(float(heat[y, x]))
+    return np.array(centres, np.float32), np.array(sides, np.float32), np.array(heats)
 
 
 def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:

@@ -82,22 +82,30 @@ def main(argv: list[str] | None = None) -> int:
         finder.export_mode = False
         log(f"wrote {finder_path} (cv2.dnn vs torch max diff {diff:.2e})")
         report["finder"] = {"steps": args.finder_steps, "onnx_max_diff": diff}
-        torch.save(finder.state_dict(), args.out / ".finder.pt")
     if args.only in (None, "faces"):
-        from vision_models.train.nets import DieFinder
-
-        finder = DieFinder()
-        finder.load_state_dict(torch.load(args.out / ".finder.pt"))
-        finder.eval()
+        if not finder_path.is_file():
+            parser.error(f"no {finder_path}: train the finder first (leave out --only)")
         # The face stage draws from its own generator: `--only faces` repeats it exactly.
         rng = np.random.default_rng(SEED + 2)
         fit_photos = tray_fit + cam_fit + ren_fit
+        # Face crops are trained where the reader's finder puts them, and the spots it
+        # takes for dice that are none become "not a die" samples.
+        views, hard = fit.reader_view(finder_path, fit_photos)
+        seen = dict(zip(map(id, fit_photos), views, strict=True))
+        hold_photos = tray_hold + cam_hold + ren_hold
+        hold_views, _ = fit.reader_view(finder_path, hold_photos)
+        seen.update(zip(map(id, hold_photos), hold_views, strict=True))
+        found = np.concatenate(views)
+        log(f"finder saw {np.isfinite(found[:, 0]).mean():.1%} of the training dice")
         # tray-multicolor's many-coloured small dice are the hardest: they count twice
-        patches = [q for p in tray_fit + fit_photos + crops for q in data.patches_of(p, rng)]
-        hard = fit.hard_negatives(finder, fit_photos, rng)
+        patches = [
+            q
+            for p in tray_fit + fit_photos + crops
+            for q in data.patches_of(p, rng, seen=seen.get(id(p)))
+        ]
         log(f"face patches: {len(patches)} + {len(hard)} hard negatives")
         faces = fit.train_faces(patches + hard, args.faces_steps, rng, log)
-        hold = [q for p in tray_hold + cam_hold + ren_hold for q in data.patches_of(p, rng)]
+        hold = [q for p in hold_photos for q in data.patches_of(p, rng, seen=seen[id(p)])]
         x, y = fit.plain_crops(hold, rotations=4)
         logits = fit.logits_of(faces, x)
         temperature = fit.fit_temperature(logits, np.repeat(y, 4))

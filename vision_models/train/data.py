@@ -222,13 +222,24 @@ def finder_sample(
 # ---------------------------------------------------------------- face samples
 
 
+#: A face crop covers this x the die's side (the reader's ``CROP_SPAN``).
+CROP_SPAN = 1.5
+#: Share of die samples cut where the reader's own finder saw the die, when it did.
+READER_VIEW_SHARE = 0.6
+
+
 @dataclass
 class Patch:
-    """A die (or a bit of table) cut at PATCH_SPAN x its side, resized to PATCH px."""
+    """A die (or a bit of table) cut at PATCH_SPAN x its side, resized to PATCH px.
+
+    ``seen``: where the reader's finder put this die, as (dx, dy, side ratio) relative to
+    the label's centre and side, or None when it was not looked for or not found.
+    """
 
     image: np.ndarray
     label: int
     source: str
+    seen: tuple[float, float, float] | None = None
 
 
 def cut_patch(image: np.ndarray, centre: np.ndarray, side: float) -> np.ndarray:
@@ -239,11 +250,25 @@ def cut_patch(image: np.ndarray, centre: np.ndarray, side: float) -> np.ndarray:
     return cv2.warpAffine(image, m, (PATCH, PATCH), flags=interp, borderMode=cv2.BORDER_REPLICATE)
 
 
-def patches_of(photo: Photo, rng: np.random.Generator, backgrounds: int = 3) -> list[Patch]:
-    """Every die of a photo, plus bits of table and half-dice labelled "not a die"."""
+def patches_of(
+    photo: Photo,
+    rng: np.random.Generator,
+    backgrounds: int = 3,
+    seen: np.ndarray | None = None,
+) -> list[Patch]:
+    """Every die of a photo, plus bits of table and half-dice labelled "not a die".
+
+    ``seen`` (n, 3): where the reader's finder saw each die (see :class:`Patch`), NaN
+    where it missed it.
+    """
+    views: list[tuple[float, float, float] | None] = [None] * len(photo.centres)
+    if seen is not None:
+        views = [
+            None if np.isnan(v).any() else (float(v[0]), float(v[1]), float(v[2])) for v in seen
+        ]
     out = [
-        Patch(cut_patch(photo.image, c, float(s)), int(k), photo.source)
-        for c, s, k in zip(photo.centres, photo.sides, photo.classes, strict=True)
+        Patch(cut_patch(photo.image, c, float(s)), int(k), photo.source, v)
+        for c, s, k, v in zip(photo.centres, photo.sides, photo.classes, views, strict=True)
     ]
     if photo.source == "single-die-crops":
         return out
@@ -268,10 +293,19 @@ def patches_of(photo: Photo, rng: np.random.Generator, backgrounds: int = 3) -> 
 
 
 def face_sample(patch: Patch, rng: np.random.Generator, size: int = 48) -> np.ndarray:
-    """A 48x48 crop as the reader cuts it, with its errors: side 1.25-1.8 x die, off-centre."""
+    """A 48x48 crop as the reader cuts it, with its errors.
+
+    Mostly where the reader's finder saw the die (its own offset and size, jittered a
+    little), otherwise 1.25-1.8 x the die's side, off-centre by a few hundredths.
+    """
     span_die = PATCH / PATCH_SPAN
-    crop_side = span_die * rng.uniform(1.25, 1.8)
-    shift = rng.normal(0, 0.09, 2) * span_die
+    if patch.seen is not None and rng.random() < READER_VIEW_SHARE:
+        dx, dy, ratio = patch.seen
+        shift = (np.array([dx, dy]) + rng.normal(0, 0.03, 2)) * span_die
+        crop_side = span_die * float(np.clip(CROP_SPAN * ratio * rng.uniform(0.95, 1.05), 1.0, 2.8))
+    else:
+        crop_side = span_die * rng.uniform(1.25, 1.8)
+        shift = rng.normal(0, 0.09, 2) * span_die
     scale = size / crop_side
     angle = rng.uniform(0, 360)
     c = (PATCH / 2 + shift[0], PATCH / 2 + shift[1])

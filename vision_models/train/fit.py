@@ -12,8 +12,12 @@ import numpy as np
 import torch
 from torch import nn
 
+from scorer.vision.reader import find_dice
 from vision_models.train.data import (
     BACKGROUND,
+    CROP_SPAN,
+    PATCH,
+    PATCH_SPAN,
     Patch,
     Photo,
     cut_patch,
@@ -82,45 +86,43 @@ def train_finder(
     return net.eval()
 
 
-def letterbox(image: np.ndarray, size: int = FINDER_INPUT) -> tuple[np.ndarray, float]:
-    """Scale the longer side to ``size`` and pad bottom/right with grey (as the reader does)."""
-    h, w = image.shape[:2]
-    s = size / max(h, w)
-    resized = cv2.resize(image, (round(w * s), round(h * s)), interpolation=cv2.INTER_AREA)
-    out = np.full((size, size, 3), 114, np.uint8)
-    out[: resized.shape[0], : resized.shape[1]] = resized
-    return out, s
+def reader_view(
+    finder_onnx: Path, photos: list[Photo], per_photo: int = 4
+) -> tuple[list[np.ndarray], list[Patch]]:
+    """What the reader's finder makes of each photo, found exactly as the reader finds.
 
-
-def hard_negatives(
-    net: DieFinder, photos: list[Photo], rng: np.random.Generator, per_photo: int = 4
-) -> list[Patch]:
-    """Places the fitted finder mistakes for dice: extra "not a die" patches."""
-    out = []
-    with torch.no_grad():
-        for i in range(0, len(photos), 16):
-            chunk = photos[i : i + 16]
-            boxes = [letterbox(p.image) for p in chunk]
-            maps = net(to_tensor([b[0] for b in boxes])).numpy()
-            for photo, (_, s), m in zip(chunk, boxes, maps, strict=True):
-                heat = 1 / (1 + np.exp(-m[0]))
-                peaks = (heat == cv2.dilate(heat, np.ones((3, 3)))) & (heat > 0.15)
-                ys, xs = np.nonzero(peaks)
-                order = np.argsort(-heat[ys, xs])[: per_photo * 3]
-                typical = float(np.median(photo.sides))
-                taken = 0
-                for j in order:
-                    c = np.array([(xs[j] + 0.5) * 4 / s, (ys[j] + 0.5) * 4 / s])
-                    d = np.hypot(*(photo.centres - c).T) / photo.sides
-                    if len(d) and d.min() < 0.6:
-                        continue
-                    side = math.exp(m[1, ys[j], xs[j]]) * 16 / s
-                    side = side if 0.3 * typical < side < 3 * typical else typical
-                    out.append(Patch(cut_patch(photo.image, c, side), BACKGROUND, "hard"))
-                    taken += 1
-                    if taken >= per_photo:
-                        break
-    return out
+    Returns, per photo, where it saw each labelled die ((n, 3): dx, dy and side ratio
+    relative to the label; NaN where it missed the die), so face crops are trained as the
+    reader cuts them, and the spots it took for dice that are none: "not a die" patches.
+    """
+    net = cv2.dnn.readNetFromONNX(str(finder_onnx))
+    views, negatives = [], []
+    for photo in photos:
+        h, w = photo.image.shape[:2]
+        centres, sides, _ = find_dice(net, photo.image, FINDER_INPUT / max(h, w))
+        seen = np.full((len(photo.centres), 3), np.nan, np.float32)
+        used = np.zeros(len(centres), bool)
+        for i, (c, s) in enumerate(zip(photo.centres, photo.sides, strict=True)):
+            if not len(centres):
+                break
+            d = np.hypot(*(centres - c).T)
+            j = int(d.argmin())
+            if d[j] < 0.5 * s:
+                seen[i] = ((centres[j, 0] - c[0]) / s, (centres[j, 1] - c[1]) / s, sides[j] / s)
+                used[j] = True
+        views.append(seen)
+        typical = float(np.median(photo.sides)) if len(photo.sides) else 32.0
+        taken = 0
+        for j in np.nonzero(~used)[0]:  # strongest first
+            d = np.hypot(*(photo.centres - centres[j]).T) / photo.sides
+            if len(d) and d.min() < 0.6:
+                continue  # a second peak on a labelled die: neither a die nor clearly not
+            side = float(sides[j]) if 0.3 * typical < sides[j] < 3 * typical else typical
+            negatives.append(Patch(cut_patch(photo.image, centres[j], side), BACKGROUND, "hard"))
+            taken += 1
+            if taken >= per_photo:
+                break
+    return views, negatives
 
 
 def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log: Log) -> FaceNet:
@@ -153,15 +155,19 @@ def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log:
 
 
 def plain_crops(patches: list[Patch], rotations: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    """Unaugmented 48x48 crops at 1.5 x the die side, as the reader cuts them, x4 rotations."""
-    span_die = 112 / 3.0
-    side = 1.5 * span_die
-    s = FACE_INPUT / side
-    c = 56.0
-    m = np.array([[s, 0, FACE_INPUT / 2 - s * c], [0, s, FACE_INPUT / 2 - s * c]])
+    """Unaugmented 48x48 crops as the reader cuts them (where its finder saw the die, else
+    1.5 x the side around the label's centre), x4 rotations."""
+    span_die = PATCH / PATCH_SPAN
     crops = []
     for p in patches:
-        crop = cv2.warpAffine(p.image, m, (FACE_INPUT, FACE_INPUT), flags=cv2.INTER_AREA)
+        dx, dy, ratio = p.seen if p.seen is not None else (0.0, 0.0, 1.0)
+        s = FACE_INPUT / (CROP_SPAN * ratio * span_die)
+        cx, cy = PATCH / 2 + dx * span_die, PATCH / 2 + dy * span_die
+        m = np.array([[s, 0, FACE_INPUT / 2 - s * cx], [0, s, FACE_INPUT / 2 - s * cy]])
+        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+        crop = cv2.warpAffine(
+            p.image, m, (FACE_INPUT, FACE_INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE
+        )
         crops.extend(np.ascontiguousarray(np.rot90(crop, r)) for r in range(rotations))
     return np.stack(crops), np.array([p.label for p in patches])
 
