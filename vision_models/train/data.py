@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from scorer.vision.labelled import load_split
+from scorer.vision.reader import CROP_SPAN
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 PATCH = 112  # cached die patches: side = PATCH_SPAN * die side, resized to PATCH px
@@ -222,8 +223,6 @@ def finder_sample(
 # ---------------------------------------------------------------- face samples
 
 
-#: A face crop covers this x the die's side (the reader's ``CROP_SPAN``).
-CROP_SPAN = 1.5
 #: Share of die samples cut where the reader's own finder saw the die, when it did.
 READER_VIEW_SHARE = 0.6
 
@@ -296,7 +295,7 @@ def face_sample(patch: Patch, rng: np.random.Generator, size: int = 48) -> np.nd
     """A 48x48 crop as the reader cuts it, with its errors.
 
     Mostly where the reader's finder saw the die (its own offset and size, jittered a
-    little), otherwise 1.25-1.8 x the die's side, off-centre by a few hundredths.
+    little), otherwise 1.25-1.8 x the die's side, off-centre by about a tenth of it.
     """
     span_die = PATCH / PATCH_SPAN
     if patch.seen is not None and rng.random() < READER_VIEW_SHARE:

@@ -12,10 +12,9 @@ import numpy as np
 import torch
 from torch import nn
 
-from scorer.vision.reader import find_dice
+from scorer.vision.reader import CROP_SPAN, find_dice
 from vision_models.train.data import (
     BACKGROUND,
-    CROP_SPAN,
     PATCH,
     PATCH_SPAN,
     Patch,
