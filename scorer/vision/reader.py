@@ -24,8 +24,9 @@ from scorer.vision.reading import DEFAULT_THRESHOLD, Die, Reading
 FINDER_INPUT = 320
 FINDER_STRIDE = 4
 SIZE_UNIT = 16.0
-#: The finder was trained with each die's peak on the heatmap cell *below and left of* its
-#: centre (the cell it falls in), so its peaks sit half a cell up-left: decode adds it back.
+#: The finder was trained with each die's peak on the heatmap cell its centre falls in,
+#: whose index rounds the centre down, so its peaks sit half a cell up-left on average:
+#: decoding adds the half cell back.
 PEAK_SHIFT = 0.5
 FACE_INPUT = 48
 CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
