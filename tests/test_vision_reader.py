@@ -10,7 +10,17 @@ import pytest
 
 from scorer.errors import ScorerError
 from scorer.vision import Reader, read_votes
-from scorer.vision.reader import BadFrame, ModelMissing, as_bgr, default_model_dir, face_crop
+from scorer.vision.reader import (
+    BACKGROUND,
+    DECISIVE,
+    SURE_DIE,
+    ZOOM_OUT,
+    BadFrame,
+    ModelMissing,
+    as_bgr,
+    default_model_dir,
+    face_crop,
+)
 
 PIPS = {
     1: [(0, 0)],
@@ -229,3 +239,60 @@ def test_given_a_blank_die_when_read_then_reported_unsure_not_dropped(reader):
     assert len(four) == 1
     blank = [d for d in reading.dice if abs(d.box[0] + d.box[2] / 2 - 320) < 20]
     assert all(d.confidence < reader.threshold for d in blank)
+
+
+@needs_models
+def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(reader):
+    # given a blank die (no first look can be sure of it) beside a plain four
+    image = felt()
+    draw_die(image, (320, 320), 1, side=70)
+    cv2.circle(image, (320, 320), 8, (235, 235, 235), -1)
+    draw_die(image, (150, 320), 4, side=70)
+    centres = np.array([(320.0, 320.0), (150.0, 320.0)], np.float32)
+    sides = np.array([70.0, 70.0], np.float32)
+    batches = []
+    run_faces = reader._run_faces
+
+    def spy(crops):
+        batches.append(crops)
+        return run_faces(crops)
+
+    # when both are named
+    reader._run_faces = spy
+    try:
+        probs = reader._name_faces(image, centres, sides, np.array([0.9, 0.9]))
+    finally:
+        del reader._run_faces
+    # then the blank die was looked at twice more: half-turned, then through a crop
+    # ZOOM_OUT times wider, and the three looks were averaged
+    first = run_faces(batches[0])
+    assert first[0].max() < DECISIVE
+    unsure = [i for i in range(2) if first[i].max() < DECISIVE]
+    assert len(batches) == 2 and len(batches[1]) == 2 * len(unsure)
+    k = unsure.index(0)
+    np.testing.assert_array_equal(batches[1][2 * k], np.rot90(batches[0][0], 2))
+    wide = face_crop(image, centres[0], ZOOM_OUT * sides[0])
+    np.testing.assert_array_equal(batches[1][2 * k + 1], wide)
+    looks = run_faces([batches[0][0], batches[1][2 * k], wide])
+    np.testing.assert_allclose(probs[0], looks.mean(0), atol=1e-6)
+
+
+@needs_models
+def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader):
+    # given a dark disc on the felt (a bottle cap), which a first look calls "not a die"
+    # without being decisive about it
+    image = felt()
+    cv2.circle(image, (320, 320), 25, (90, 90, 90), -1)
+    centre = np.array([(320.0, 320.0)], np.float32)
+    first = reader._run_faces([face_crop(image, centre[0], 60.0)])
+    assert 0.5 <= first[0][BACKGROUND] and first[0].max() < DECISIVE
+    calls = []
+    run_faces = reader._run_faces
+    reader._run_faces = lambda crops: calls.append(len(crops)) or run_faces(crops)
+    try:
+        # when it is named with a heat below a sure die's
+        reader._name_faces(image, centre, np.array([60.0], np.float32), np.array([SURE_DIE / 2]))
+    finally:
+        del reader._run_faces
+    # then the first look is all it gets
+    assert calls == [1]

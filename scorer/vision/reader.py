@@ -40,6 +40,9 @@ DECISIVE = 0.995
 #: a half turn only: on held-out train photos it read as well as three more quarter turns
 #: (and was wrong when sure less often), at a third of the extra crops
 TURNS = (2,)
+#: ... and so does a crop of ZOOM_OUT x the span: the finder sizes a dark die by its bright
+#: print (a black die's big white ace came out at 0.65 of its side), cutting the face off
+ZOOM_OUT = 1.3
 MAX_DICE = 60
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
@@ -165,7 +168,7 @@ class Reader:
             return []
         centres = centres + np.array([ox, oy], np.float32)
         frame_bgr = as_bgr(frame)
-        probs = self._name_faces(frame_bgr, centres, sides)
+        probs = self._name_faces(frame_bgr, centres, sides, heats)
         spots = []
         for c, s, h, p in zip(centres, sides, heats, probs, strict=True):
             if h < SURE_DIE and p[BACKGROUND] >= 0.5:
@@ -173,16 +176,26 @@ class Reader:
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
         return spots
 
-    def _name_faces(self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
-        """Face probabilities (n, 13), averaged with turned crops where one look is unsure."""
+    def _name_faces(
+        self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray, heats: np.ndarray
+    ) -> np.ndarray:
+        """Face probabilities (n, 13), averaged with a turned and a wider crop where one
+        look is unsure (but not for faint spots already judged not to be dice)."""
         crops = [face_crop(image, c, s) for c, s in zip(centres, sides, strict=True)]
         probs = self._run_faces(crops)
-        unsure = [i for i, p in enumerate(probs) if p.max() < DECISIVE]
+        unsure = [
+            i
+            for i, p in enumerate(probs)
+            if p.max() < DECISIVE and (heats[i] >= SURE_DIE or p[BACKGROUND] < 0.5)
+        ]
         if unsure:
-            turned = [np.ascontiguousarray(np.rot90(crops[i], r)) for i in unsure for r in TURNS]
-            more = self._run_faces(turned).reshape(len(unsure), len(TURNS), -1)
+            looks = []
+            for i in unsure:
+                looks += [np.ascontiguousarray(np.rot90(crops[i], r)) for r in TURNS]
+                looks.append(face_crop(image, centres[i], ZOOM_OUT * sides[i]))
+            more = self._run_faces(looks).reshape(len(unsure), len(TURNS) + 1, -1)
             for j, i in enumerate(unsure):
-                probs[i] = (probs[i] + more[j].sum(0)) / (1 + len(TURNS))
+                probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
         return probs
 
     def _run_faces(self, crops: list[np.ndarray]) -> np.ndarray:
