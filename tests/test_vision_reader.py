@@ -285,7 +285,7 @@ def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader)
     cv2.circle(image, (320, 320), 25, (90, 90, 90), -1)
     centre = np.array([(320.0, 320.0)], np.float32)
     first = reader._run_faces([face_crop(image, centre[0], 60.0)])
-    assert 0.5 <= first[0][BACKGROUND] and first[0].max() < DECISIVE
+    assert first[0][BACKGROUND] >= 0.5 and first[0].max() < DECISIVE
     calls = []
     run_faces = reader._run_faces
     reader._run_faces = lambda crops: calls.append(len(crops)) or run_faces(crops)
