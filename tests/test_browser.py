@@ -254,6 +254,8 @@ def test_a_whole_game_through_the_pages(live):
                     api(url, f"/api/games/{game_id}/throw", {"dice": [6, 6, 4, 6, 2]})
                     api(url, f"/api/games/{game_id}/hold", {"held": [0, 1, 3]})
                     expect(kiosk.locator("#dice .die.held")).to_have_count(3)
+                    # the earlier "press ignored" note goes away by itself, off the picture
+                    expect(kiosk.locator("#toast")).to_be_hidden(timeout=6000)
                     SHOTS.mkdir(parents=True, exist_ok=True)
                     kiosk.screenshot(path=str(SHOTS / "kiosk.png"))
                     expect(small.locator("#dice .die.held")).to_have_count(3)
