@@ -5,11 +5,14 @@ Prints the median and 95th-percentile milliseconds per 640x640 photo with
 fresh ``scorer read`` process reading one photo. Photos: the tray-multicolor test split
 from ../shared, or rendered throws when ../shared is absent.
 
-    .venv/bin/python benchmarks/vision_speed.py
+    .venv/bin/python benchmarks/vision_speed.py [--models DIR]
+
+``--models`` measures another pair of ONNX files (a candidate from ``make train``).
 """
 
 from __future__ import annotations
 
+import argparse
 import resource
 import subprocess
 import sys
@@ -38,9 +41,12 @@ def photos() -> tuple[str, list[np.ndarray]]:
 
 
 def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--models", type=Path, default=None, help="folder of finder/faces.onnx")
+    args = parser.parse_args()
     cv2.setNumThreads(1)
     what, frames = photos()
-    reader = Reader()
+    reader = Reader(args.models)
     for frame in frames[:3]:
         reader.read(frame)  # warm-up
     ms, dice = [], []
@@ -57,8 +63,9 @@ def main() -> int:
         path = Path(tmp) / "throw.png"
         cv2.imwrite(str(path), frames[0])
         code = "import sys; from scorer.cli import main; sys.exit(main(sys.argv[1:]))"
+        models = ["--models", str(args.models)] if args.models else []
         subprocess.run(
-            [sys.executable, "-c", code, "read", "--json", str(path)],
+            [sys.executable, "-c", code, "read", "--json", *models, str(path)],
             check=True,
             capture_output=True,
             cwd=REPO,

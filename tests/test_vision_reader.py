@@ -279,10 +279,10 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
 
 @needs_models
 def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader):
-    # given a dark disc on the felt (a bottle cap), which a first look calls "not a die"
+    # given a black disc on the felt (a bottle cap), which a first look calls "not a die"
     # without being decisive about it
     image = felt()
-    cv2.circle(image, (320, 320), 25, (90, 90, 90), -1)
+    cv2.circle(image, (320, 320), 25, (40, 40, 40), -1)
     centre = np.array([(320.0, 320.0)], np.float32)
     first = reader._run_faces([face_crop(image, centre[0], 60.0)])
     assert first[0][BACKGROUND] >= 0.5 and first[0].max() < DECISIVE

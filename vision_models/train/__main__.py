@@ -27,7 +27,7 @@ SEED = 20261129
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision_models.train", description=__doc__)
     parser.add_argument("--finder-steps", type=int, default=3000)
-    parser.add_argument("--faces-steps", type=int, default=12000)
+    parser.add_argument("--faces-steps", type=int, default=15000)
     parser.add_argument("--rendered", type=int, default=2000, help="rendered throws to use")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--only", choices=("finder", "faces"), default=None)

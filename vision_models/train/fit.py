@@ -124,9 +124,19 @@ def reader_view(
     return views, negatives
 
 
+def fast_cpu() -> bool:
+    """Whether this CPU does bfloat16 in hardware (AVX-512 BF16 or AMX), which makes the
+    small convolutions of training about twice as fast."""
+    return bool(
+        torch.backends.mkldnn.is_available() and torch.ops.mkldnn._is_mkldnn_bf16_supported()
+    )
+
+
 def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log: Log) -> FaceNet:
     """Fit the face classifier with class-balanced batches of augmented crops."""
-    net = FaceNet()
+    net = FaceNet().to(memory_format=torch.channels_last)
+    bf16 = fast_cpu()
+    log(f"faces: bfloat16 autocast {'on' if bf16 else 'off'}")
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
     labels = np.array([p.label for p in patches])
@@ -140,9 +150,11 @@ def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log:
         ks = rng.choice(present, size=batch)
         idx = [by_class[k][rng.integers(len(by_class[k]))] for k in ks]
         x = to_tensor([face_sample(patches[i], rng) for i in idx])
+        x = x.contiguous(memory_format=torch.channels_last)
         y = torch.from_numpy(labels[idx])
         net.train()
-        loss = lossf(net(x), y)
+        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+            loss = lossf(net(x).float(), y)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -150,7 +162,7 @@ def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log:
         run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
         if step % 100 == 0 or step == steps - 1:
             log(f"faces step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
-    return net.eval()
+    return net.to(memory_format=torch.contiguous_format).eval()
 
 
 def plain_crops(patches: list[Patch], rotations: int = 4) -> tuple[np.ndarray, np.ndarray]:
