@@ -159,7 +159,10 @@ def colour_jitter(img: np.ndarray, rng: np.random.Generator, strength: float = 1
 def degrade(
     img: np.ndarray, rng: np.random.Generator, scale: float = 1.0, strength: float = 1.0
 ) -> np.ndarray:
-    """Blur, sensor noise and JPEG: cheaper cameras than the ones that took the photos."""
+    """Blur, sensor noise and JPEG: cheaper cameras than the ones that took the photos.
+
+    ``strength`` scales blur, noise and JPEG loss (1 = full), as in ``colour_jitter``.
+    """
     if rng.random() < 0.35:
         k = rng.uniform(0.3, 1.4) * scale * strength
         img = cv2.GaussianBlur(img, (0, 0), max(k, 0.1))
