@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from scorer.vision.reader import CROP_SPAN, find_dice
+from scorer.vision.reader import CROP_SPAN, find_dice, load_net
 from vision_models.train.data import (
     BACKGROUND,
     PATCH,
@@ -94,7 +94,7 @@ def reader_view(
     relative to the label; NaN where it missed the die), so face crops are trained as the
     reader cuts them, and the spots it took for dice that are none: "not a die" patches.
     """
-    net = cv2.dnn.readNetFromONNX(str(finder_onnx))
+    net = load_net(finder_onnx)
     views, negatives = [], []
     for photo in photos:
         h, w = photo.image.shape[:2]
