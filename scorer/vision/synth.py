@@ -677,7 +677,12 @@ def _shade_face(
 def _draw_die(
     image: np.ndarray, die: PlacedDie, cam: Camera, lights: list[Light], ambient: float
 ) -> None:
-    """Paint one die over ``image`` (linear light) and record its box and top face."""
+    """Paint one die over ``image`` (linear light) and record its box and top face.
+
+    A translucent body (``DieArt.translucency``) lets part of what lies behind it through:
+    the tray, blurred, and the pips of the hidden faces (seen mirrored, as through real
+    translucent dice), both tinted by the body's colour. Its own ink stays opaque.
+    """
     h, w = image.shape[:2]
     px = cam.project(die.corners())
     x0, y0 = np.floor(px.min(0)).astype(int) - 2
@@ -686,7 +691,10 @@ def _draw_die(
     if x1 <= x0 or y1 <= y0:
         return
     rw, rh = (x1 - x0) * 2, (y1 - y0) * 2
-    acc = np.zeros((rh, rw, 4), np.float32)
+    see_through = float(die.art.translucency)
+    # front: premultiplied colour, coverage, light let through; back: ghost ink, its cover
+    acc = np.zeros((rh, rw, 5), np.float32)
+    back = np.zeros((rh, rw, 4), np.float32)
     src = np.array(
         [[-0.5, -0.5], [TEXELS - 0.5, -0.5], [TEXELS - 0.5, TEXELS - 0.5], [-0.5, TEXELS - 0.5]],
         np.float32,
@@ -697,7 +705,8 @@ def _draw_die(
         u_w = die.rotation @ u_dir
         v_w = np.cross(u_w, n_w)
         centre = die.position + n_w * DIE_MM / 2
-        if n_w @ (cam.centre - centre) <= 1e-3:
+        facing = n_w @ (cam.centre - centre) > 1e-3
+        if not facing and see_through <= 0:
             continue
         half = DIE_MM / 2
         corners = np.array(
@@ -709,11 +718,21 @@ def _draw_die(
             ]
         )
         quad = cam.project(corners)
+        dst = ((quad - [x0, y0]) * 2 + 0.5).astype(np.float32)
+        warp = cv2.getPerspectiveTransform(src, dst)
+        if not facing:
+            back += cv2.warpPerspective(
+                _ghost_texels(die.art, value), warp, (rw, rh), flags=cv2.INTER_LINEAR
+            )
+            continue
         if n_w[2] > best_up:
             best_up, die.top_quad = n_w[2], quad
-        dst = ((quad - [x0, y0]) * 2 + 0.5).astype(np.float32)
         texels = _shade_face(die, normal, u_dir, value, corners, cam, lights, ambient)
-        warp = cv2.getPerspectiveTransform(src, dst)
+        if see_through > 0:
+            body = (1.0 - face_art(die.art, value)[1]) * see_through * texels[..., 3]
+            texels = np.dstack([texels[..., :3] * (1.0 - body[..., None]), texels[..., 3], body])
+        else:
+            texels = np.dstack([texels, np.zeros(texels.shape[:2], np.float32)])
         acc += cv2.warpPerspective(
             texels,
             warp,
@@ -727,11 +746,43 @@ def _draw_die(
     alpha = np.clip(cover, 0, 1)[..., None]
     colour = small[..., :3] / np.maximum(cover, 1e-4)[..., None]
     roi = image[y0:y1, x0:x1]
-    roi[:] = roi * (1 - alpha) + colour * alpha
+    if see_through > 0:
+        behind = _seen_through(roi, back, die, x1 - x0, y1 - y0)
+        over = 1.0 / np.maximum(cover, 1.0)[..., None]  # edges where two faces meet
+        let = np.clip(small[..., 4:] * over, 0, 1)
+        roi[:] = roi * (1 - alpha) + small[..., :3] * over + let * behind
+    else:
+        roi[:] = roi * (1 - alpha) + colour * alpha
     ys, xs = np.nonzero(cover > 0.35)
     if len(xs):
         bx, by = x0 + int(xs.min()), y0 + int(ys.min())
         die.box = (bx, by, x0 + int(xs.max()) + 1 - bx, y0 + int(ys.max()) + 1 - by)
+
+
+@lru_cache(maxsize=256)
+def _ghost_texels(art: DieArt, value: int) -> np.ndarray:
+    """A hidden face as seen through the body: its ink only (premultiplied), no body."""
+    albedo, ink = face_art(art, value)
+    cover = ink * _face_alpha(art.bevel)
+    return np.dstack([(albedo**2.2) * cover[..., None], cover]).astype(np.float32)
+
+
+def _seen_through(
+    roi: np.ndarray, back: np.ndarray, die: PlacedDie, width: int, height: int
+) -> np.ndarray:
+    """What a translucent die shows of what lies behind it (linear light, before the
+    share the body lets through): the tray and the hidden pips, blurred by the body's
+    depth and tinted by its colour."""
+    side = max(width, height)
+    tray = cv2.GaussianBlur(roi, (0, 0), max(0.5, 0.12 * side))
+    ghost = cv2.resize(back, (width, height), interpolation=cv2.INTER_AREA)
+    ghost = cv2.GaussianBlur(ghost, (0, 0), max(0.4, 0.03 * side))
+    g = np.clip(ghost[..., 3:], 0, 1)
+    body = np.asarray(die.art.body, np.float32) / 255.0
+    tint = np.clip(body**2.2 * 1.6 + 0.08, 0, 1) * die.tint.astype(np.float32)
+    # hidden pips are seen through the body's depth: faint, and in the body's colour
+    g = g * 0.75
+    return tray * tint * (1 - g) + ghost[..., :3] * 0.75 * tint
 
 
 @lru_cache(maxsize=8)

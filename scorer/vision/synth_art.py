@@ -60,6 +60,9 @@ class DieArt:
     shininess: float = 160.0
     bevel: float = 0.14  # width of the rounded edge, as a fraction of the face
     marble: Colour | None = None  # a second plastic swirled through the body
+    # Share of light the body lets through (0 = opaque): the tray and the pips of the
+    # hidden faces show through a translucent die, blurred and tinted by the body.
+    translucency: float = 0.0
     # Card art that random families vary; the defaults are the fixed families' look.
     rank_scale: float = 1.0  # size of the rank's text box, relative to the layout's
     rank_shift: tuple[float, float] = (0.0, 0.0)  # the box's offset, as a fraction of the face
@@ -599,6 +602,7 @@ def random_art(rng: np.random.Generator, face: str) -> DieArt:
             pip_spread=float(rng.uniform(max(0.22, size + 0.13), 0.28)),
             concave=bool(rng.random() < 0.7),
             logo=bool(rng.random() < 0.12),
+            translucency=float(rng.uniform(0.3, 0.8)) if rng.random() < 0.35 else 0.0,
             **finish,  # type: ignore[arg-type]
         )
     fonts, weights = zip(*RANDOM_FONTS, strict=True)
