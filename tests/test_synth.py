@@ -464,3 +464,63 @@ def test_a_bigger_court_index_covers_more_of_the_face() -> None:
     t = small_ink.shape[0]
     corner = (slice(0, t * 2 // 5), slice(0, t // 3))
     assert big_ink[corner].sum() > 1.3 * small_ink[corner].sum()
+
+
+def _translucent(monkeypatch: pytest.MonkeyPatch, family: str, share: float) -> str:
+    """A fixed family made translucent, registered under a name of its own."""
+    name = f"{family}-translucent-{share}"
+    art = dataclasses.replace(FAMILIES[family], name=name, translucency=share)
+    monkeypatch.setitem(FAMILIES, name, art)
+    return name
+
+
+@pytest.mark.parametrize("family", ["pips-red", "pips-blue", "pips-black"])
+@pytest.mark.parametrize("value", [1, 2, 3, 4, 5, 6])
+def test_a_translucent_die_shows_only_its_top_pips(
+    monkeypatch: pytest.MonkeyPatch, family: str, value: int
+) -> None:
+    # given a die of light pips on a body that lets most light through, so the pips of
+    # its hidden faces show through faintly
+    name = _translucent(monkeypatch, family, 0.8)
+    for seed in range(2):
+        scene = render_scene(
+            np.random.default_rng([seed, value]), 1, family=name, values=[value], photo=False
+        )
+        (die,) = scene.dice
+        # when the blobs on its top face are counted
+        face = top_face(scene.image, die.top_quad)
+        # then only the pips of its top face count, as its label says
+        assert scene.labels()[0][:2] == ("pips", value)
+        assert count_pips(face, dark_pips=False) == value, f"seed {seed}"
+
+
+def test_a_translucent_die_lets_the_tray_and_its_hidden_pips_through(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # given one throw rendered with an opaque and with a translucent red die, on two felts
+    clear = _translucent(monkeypatch, "pips-red", 0.8)
+
+    def face(family: str, tray: str) -> np.ndarray:
+        kw = {"values": [2], "tray": tray, "photo": False}
+        scene = render_scene(np.random.default_rng(3), 1, family=family, **kw)
+        return top_face(scene.image, scene.dice[0].top_quad).astype(np.float32)
+
+    trays = list(TRAY_COLOURS)[:2]
+    # when the die's top face is compared between the two felts
+    opaque_shift = np.abs(face("pips-red", trays[0]) - face("pips-red", trays[1])).mean()
+    clear_shift = np.abs(face(clear, trays[0]) - face(clear, trays[1])).mean()
+    # then the translucent die takes on more of the felt behind it
+    assert clear_shift > opaque_shift + 1.0, (opaque_shift, clear_shift)
+    # and its face, with the same top pips, is no longer the opaque die's face
+    assert np.abs(face(clear, trays[0]) - face("pips-red", trays[0])).mean() > 2.0
+
+
+def test_random_pip_art_is_sometimes_translucent_and_fixed_families_never() -> None:
+    # given many random pip families and the fixed families
+    arts = [random_art(np.random.default_rng(s), "pips") for s in range(60)]
+    shares = [a.translucency for a in arts]
+    # then some random pip bodies let light through, some do not, and none fully
+    assert any(s > 0 for s in shares) and any(s == 0 for s in shares)
+    assert max(shares) < 1.0
+    # and the fixed families (whose figures were measured opaque) stay opaque
+    assert all(a.translucency == 0.0 for a in (*TRAIN_ART, *HELD_OUT_ART))
