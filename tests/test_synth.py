@@ -515,12 +515,10 @@ def test_a_translucent_die_lets_the_tray_and_its_hidden_pips_through(
     assert np.abs(face(clear, trays[0]) - face("pips-red", trays[0])).mean() > 2.0
 
 
-def test_random_pip_art_is_sometimes_translucent_and_fixed_families_never() -> None:
-    # given many random pip families and the fixed families
-    arts = [random_art(np.random.default_rng(s), "pips") for s in range(60)]
-    shares = [a.translucency for a in arts]
-    # then some random pip bodies let light through, some do not, and none fully
-    assert any(s > 0 for s in shares) and any(s == 0 for s in shares)
-    assert max(shares) < 1.0
-    # and the fixed families (whose figures were measured opaque) stay opaque
-    assert all(a.translucency == 0.0 for a in (*TRAIN_ART, *HELD_OUT_ART))
+def test_no_family_is_translucent_unless_asked() -> None:
+    # given the fixed families and many random families of both faces
+    arts = [random_art(np.random.default_rng(s), f) for s in range(30) for f in ("pips", "card")]
+    # then every body is opaque, as the committed models were trained and measured:
+    # translucency is drawn only on request (two face runs with a third of random pip
+    # families translucent were not adopted, vision_models/faces.md)
+    assert all(a.translucency == 0.0 for a in (*TRAIN_ART, *HELD_OUT_ART, *arts))

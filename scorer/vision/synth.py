@@ -693,7 +693,7 @@ def _draw_die(
     rw, rh = (x1 - x0) * 2, (y1 - y0) * 2
     see_through = float(die.art.translucency)
     # front: premultiplied colour, coverage, light let through; back: ghost ink, its cover
-    acc = np.zeros((rh, rw, 5), np.float32)
+    acc = np.zeros((rh, rw, 5 if see_through > 0 else 4), np.float32)
     back = np.zeros((rh, rw, 4), np.float32)
     src = np.array(
         [[-0.5, -0.5], [TEXELS - 0.5, -0.5], [TEXELS - 0.5, TEXELS - 0.5], [-0.5, TEXELS - 0.5]],
@@ -731,8 +731,6 @@ def _draw_die(
         if see_through > 0:
             body = (1.0 - face_art(die.art, value)[1]) * see_through * texels[..., 3]
             texels = np.dstack([texels[..., :3] * (1.0 - body[..., None]), texels[..., 3], body])
-        else:
-            texels = np.dstack([texels, np.zeros(texels.shape[:2], np.float32)])
         acc += cv2.warpPerspective(
             texels,
             warp,

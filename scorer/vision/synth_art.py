@@ -602,7 +602,6 @@ def random_art(rng: np.random.Generator, face: str) -> DieArt:
             pip_spread=float(rng.uniform(max(0.22, size + 0.13), 0.28)),
             concave=bool(rng.random() < 0.7),
             logo=bool(rng.random() < 0.12),
-            translucency=float(rng.uniform(0.3, 0.8)) if rng.random() < 0.35 else 0.0,
             **finish,  # type: ignore[arg-type]
         )
     fonts, weights = zip(*RANDOM_FONTS, strict=True)
