@@ -694,7 +694,7 @@ def _draw_die(
     see_through = float(die.art.translucency)
     # front: premultiplied colour, coverage, light let through; back: ghost ink, its cover
     acc = np.zeros((rh, rw, 5 if see_through > 0 else 4), np.float32)
-    back = np.zeros((rh, rw, 4), np.float32)
+    back = np.zeros((rh, rw, 4) if see_through > 0 else (1, 1, 4), np.float32)
     src = np.array(
         [[-0.5, -0.5], [TEXELS - 0.5, -0.5], [TEXELS - 0.5, TEXELS - 0.5], [-0.5, TEXELS - 0.5]],
         np.float32,
@@ -775,11 +775,10 @@ def _seen_through(
     tray = cv2.GaussianBlur(roi, (0, 0), max(0.5, 0.12 * side))
     ghost = cv2.resize(back, (width, height), interpolation=cv2.INTER_AREA)
     ghost = cv2.GaussianBlur(ghost, (0, 0), max(0.4, 0.03 * side))
-    g = np.clip(ghost[..., 3:], 0, 1)
     body = np.asarray(die.art.body, np.float32) / 255.0
     tint = np.clip(body**2.2 * 1.6 + 0.08, 0, 1) * die.tint.astype(np.float32)
     # hidden pips are seen through the body's depth: faint, and in the body's colour
-    g = g * 0.75
+    g = np.clip(ghost[..., 3:], 0, 1) * 0.75
     return tray * tint * (1 - g) + ghost[..., :3] * 0.75 * tint
 
 
