@@ -494,7 +494,7 @@ def test_a_translucent_die_shows_only_its_top_pips(
         assert count_pips(face, dark_pips=False) == value, f"seed {seed}"
 
 
-def test_a_translucent_die_lets_the_tray_and_its_hidden_pips_through(
+def test_a_translucent_die_lets_the_felt_through(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # given one throw rendered with an opaque and with a translucent red die, on two felts
