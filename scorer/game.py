@@ -107,6 +107,8 @@ class Die:
     corrected: bool = False
     unsure: bool = False
     face: str | None = None
+    #: the reader's second choice for an unsure die (``scorer.vision.Die.guess``)
+    guess: int | None = None
 
 
 @dataclass(frozen=True)
@@ -236,6 +238,10 @@ class Game:
             raise ScorerError("reading is an object")
         confidence = _per_die(reading.get("confidence"), count, float)
         faces = _per_die(reading.get("faces"), count, str)
+        guesses = [
+            None if g is None else check_value(g)
+            for g in _per_die(reading.get("guesses"), count, int)
+        ]
         unsure = set(_int_list(reading.get("unsure", []), "unsure"))
         dice = []
         for i, value in enumerate(thrown):
@@ -248,6 +254,7 @@ class Game:
                     confidence=confidence[i],
                     face=faces[i],
                     unsure=i in unsure,
+                    guess=guesses[i] if i in unsure and guesses[i] != value else None,
                 )
             )
         return dataclasses.replace(
@@ -259,7 +266,7 @@ class Game:
         value = check_value(event.get("value"))
         dice = list(self.dice)
         dice[index] = dataclasses.replace(
-            dice[index], value=value, corrected=True, unsure=False, confidence=1.0
+            dice[index], value=value, corrected=True, unsure=False, confidence=1.0, guess=None
         )
         return dataclasses.replace(self, dice=tuple(dice))
 
@@ -470,6 +477,8 @@ class Game:
                     "corrected": d.corrected,
                     "unsure": d.unsure,
                     "rank": card_rank(d.value) if card else None,
+                    "guess": d.guess,
+                    "guess_rank": card_rank(d.guess) if card and d.guess else None,
                 }
             )
         totals = self.totals()

@@ -685,18 +685,21 @@ class Table:
         confidence: list[float] = []
         boxes: list[list[int] | None] = []
         faces: list[str | None] = []
+        guesses: list[int | None] = []
         for index in range(total):
             if index in held:
                 dice.append(held[index])
                 confidence.append(1.0)
                 boxes.append(None)
                 faces.append(None)
+                guesses.append(None)
             else:
                 die = next(thrown)
                 dice.append(int(die.value))
                 confidence.append(round(float(die.confidence), 4))
                 boxes.append([int(v) for v in die.box])
                 faces.append(getattr(die, "face", None))
+                guesses.append(getattr(die, "guess", None))
         return {
             "type": "throw",
             "dice": dice,
@@ -706,6 +709,7 @@ class Table:
                 "photo": photo,
                 "boxes": boxes,
                 "faces": faces,
+                "guesses": guesses,
                 "unsure": [i for i, c in enumerate(confidence) if i not in held and c < threshold],
                 "ms": round(float(getattr(reading, "ms", 0.0)), 2),
             },

@@ -20,7 +20,8 @@ class ScriptedReader:
     """A dice reader that "sees" the throws a test queued, in order.
 
     ``queue([4, 4, 2, 3, 5])`` adds a throw read with full confidence;
-    ``queue([4, 4, 2, 3, 5], confidence=[1, 1, 0.3, 1, 1])`` one with an unsure die.
+    ``queue([4, 4, 2, 3, 5], confidence=[1, 1, 0.3, 1, 1])`` one with an unsure die,
+    ``guesses=[None, None, 3, None, None]`` with the reader's second choice for it.
     With nothing queued it reads five sixes.
     """
 
@@ -28,19 +29,27 @@ class ScriptedReader:
         self.throws: deque = deque()
         self.reads = 0
 
-    def queue(self, values: Iterable[int], confidence: Iterable[float] | None = None) -> None:
+    def queue(
+        self,
+        values: Iterable[int],
+        confidence: Iterable[float] | None = None,
+        guesses: Iterable[int | None] | None = None,
+    ) -> None:
         values = list(values)
         conf = list(confidence) if confidence is not None else [0.99] * len(values)
-        self.throws.append((values, conf))
+        second = list(guesses) if guesses is not None else [None] * len(values)
+        self.throws.append((values, conf, second))
 
     def read(self, frame):  # the Reader interface of scorer.vision
         from scorer.vision.reading import Die, Reading
 
         self.reads += 1
-        values, conf = self.throws.popleft() if self.throws else ([6] * 5, [0.99] * 5)
+        values, conf, second = (
+            self.throws.popleft() if self.throws else ([6] * 5, [0.99] * 5, [None] * 5)
+        )
         dice = tuple(
-            Die(v, "pips", c, (10 + 30 * i, 10, 24, 24))
-            for i, (v, c) in enumerate(zip(values, conf, strict=True))
+            Die(v, "pips", c, (10 + 30 * i, 10, 24, 24), guess=g)
+            for i, (v, c, g) in enumerate(zip(values, conf, second, strict=True))
         )
         return Reading(dice=dice, ms=1.0)
 

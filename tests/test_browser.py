@@ -38,14 +38,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 # The replay photos, in the order the camera serves them.
 PHOTOS = [
-    "01_33256_u2",  # first throw: die 3 unsure (a 2 that is really a 3)
+    "01_33256_u2_g3",  # first throw: die 3 unsure (a 2 that is really a 3, the second guess)
     "02_33331",  # the re-throw: the camera still sees the three held threes
     "03_12346",  # Borys's first throw, from the kiosk's space bar
 ]
 
 
 class PhotoNameReader:
-    """Reads the dice the replay photo's name lists; ``uN`` marks die N unsure."""
+    """Reads the dice the replay photo's name lists; ``uN`` marks die N unsure, ``gV`` gives
+    the unsure dice V as the reader's second guess."""
 
     def __init__(self, camera) -> None:
         self.camera = camera
@@ -59,8 +60,15 @@ class PhotoNameReader:
         photo = self.camera.adapter.last_photo
         _, digits, *flags = photo.stem.split("_")
         unsure = {int(f[1:]) for f in flags if f.startswith("u")}
+        guess = next((int(f[1:]) for f in flags if f.startswith("g")), None)
         dice = tuple(
-            Die(int(v), "pips", 0.35 if i in unsure else 0.97, (40 + 110 * i, 180, 90, 90))
+            Die(
+                int(v),
+                "pips",
+                0.35 if i in unsure else 0.97,
+                (40 + 110 * i, 180, 90, 90),
+                guess=guess if i in unsure else None,
+            )
             for i, v in enumerate(digits)
         )
         return Reading(dice=dice, ms=2.0)
@@ -160,9 +168,13 @@ def test_a_whole_game_through_the_pages(live):
             expect(kiosk.locator("#dice .die")).to_have_count(5)
             expect(kiosk.locator("#dice .die.unsure")).to_have_count(1)
             expect(phone.locator("#dice .die.unsure .die-note")).to_have_text("tap to confirm")
+            expect(kiosk.locator("#dice .die.unsure .die-guess")).to_have_text("or 3?")
 
-            # a correction, on the phone: die 3 is really a 3
+            # a correction, on the phone: die 3 is really a 3, the reader's second guess
             phone.locator("#dice .die").nth(2).click()
+            expect(phone.locator("#picker-values .die.guess")).to_have_attribute("data-value", "3")
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            phone.screenshot(path=str(SHOTS / "phone-picker.png"))
             phone.locator('#picker-values [data-value="3"]').click()
             expect(kiosk.locator("#dice .die.unsure")).to_have_count(0)
             expect(kiosk.locator("#dice .die.corrected")).to_have_count(1)

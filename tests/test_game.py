@@ -147,8 +147,31 @@ def test_unsure_dice_wait_for_a_tap():
         "corrected": True,
         "unsure": False,
         "rank": None,
+        "guess": None,
+        "guess_rank": None,
     }
     assert game.apply({"type": "write", "cell": "twos"}).sheets[0].cells["twos"] == 6
+
+
+def test_an_unsure_card_die_carries_its_second_guess_as_a_rank():
+    # given poker dice, and a throw whose second die was read as J (3) but may be a K (5)
+    game = Game.start(Setup("poker_dice", ("A", "B"), dice="cards"))
+    reading = {"unsure": [1], "guesses": [None, 5, None, None, None]}
+    game = game.apply({"type": "throw", "dice": [6, 3, 6, 1, 2], "reading": reading})
+    # then the page can ask "J, or K?"
+    die = game.state()["dice"][1]
+    assert (die["rank"], die["guess"], die["guess_rank"]) == ("J", 5, "K")
+
+
+def test_a_reading_with_a_second_guess_off_the_die_is_refused():
+    with pytest.raises(BadDice, match="not 7"):
+        start().apply(
+            {
+                "type": "throw",
+                "dice": [1, 2, 3, 4, 5],
+                "reading": {"guesses": [7, None, None, None, None]},
+            }
+        )
 
 
 def test_a_game_ends_when_every_sheet_is_full_and_ties_share_the_win():

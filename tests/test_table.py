@@ -110,6 +110,20 @@ def test_an_unsure_die_must_be_confirmed_before_writing(table, reader):
     assert table.view(game_id)["sheet"][0]["fours"] == 8
 
 
+def test_an_unsure_die_shows_the_readers_second_guess_until_tapped(table, reader):
+    # given a throw whose third die was read as 2, unsure, with 3 as the second guess
+    game_id = new_game(table)
+    reader.queue(
+        [4, 4, 2, 3, 5], confidence=[0.99, 0.99, 0.4, 0.99, 0.99], guesses=[6, None, 3, 1, None]
+    )
+    table.throw(game_id)
+    # then the page is told of the unsure die's second guess, and of no sure die's
+    assert [d["guess"] for d in table.view(game_id)["dice"]] == [None, None, 3, None, None]
+    # and the tap that settles the die settles its guess too
+    table.correct(game_id, 2, 3)
+    assert table.view(game_id)["dice"][2]["guess"] is None
+
+
 def test_held_dice_still_seen_by_the_camera_are_taken_out_of_the_reading(table, reader):
     # given 6 6 1 2 3 with both sixes held
     game_id = new_game(table)

@@ -9,7 +9,9 @@ import cv2
 import pytest
 
 from scorer.cli import main
+from scorer.commands.vision import describe
 from scorer.vision.reader import default_model_dir
+from scorer.vision.reading import Die, Reading
 from tests.test_vision_reader import felt, throw
 
 pytestmark = pytest.mark.skipif(
@@ -93,3 +95,17 @@ def test_given_a_small_labelled_set_when_evaluated_then_figures_and_failure_pict
 def test_given_not_a_set_when_evaluated_then_exit_2(tmp_path, capsys):
     assert main(["eval", str(tmp_path)]) == 2
     assert "data.yaml" in capsys.readouterr().err
+
+
+def test_given_unsure_dice_when_described_then_each_shows_its_second_guess():
+    # given a sure four, an unsure jack that may be a king, an unsure two with no second guess
+    reading = Reading(
+        (
+            Die(4, "pips", 0.99, (0, 0, 5, 5)),
+            Die(3, "card", 0.55, (9, 0, 5, 5), "J", guess=5),
+            Die(2, "pips", 0.4, (18, 0, 5, 5)),
+        ),
+        ms=12.34,
+    )
+    # when described, then the jack reads "J/K?" and the two "2?"
+    assert describe(reading) == "4 J/K? 2?  (3 dice, 2 unsure, 12.3 ms)"

@@ -69,3 +69,28 @@ def test_given_reads_when_evaluated_then_confusion_and_confidence_figures(tmp_pa
     assert report.per_image == 0.0
     assert (tmp_path / "f" / "p.jpg").is_file()
     assert any("1 in 2" in line for line in report.lines())
+
+
+def test_given_misread_unsure_dice_when_evaluated_then_second_guesses_counted(tmp_path):
+    # given a pip four and a king, both read wrong and unsure, the king's second guess right
+    path = tmp_path / "p.png"
+    cv2.imwrite(str(path), np.zeros((300, 300, 3), np.uint8))
+    labels = photo(
+        LabelledDie("pips", 4, (10, 10, 40, 40)),
+        LabelledDie("card", 5, (100, 10, 40, 40)),
+        LabelledDie("pips", 2, (200, 10, 40, 40)),
+        path=path,
+    )
+    said = Reading(
+        (
+            Die(5, "pips", 0.5, (10, 10, 40, 40), None, guess=6),  # second guess wrong too
+            Die(3, "card", 0.5, (100, 10, 40, 40), "J", guess=5),  # J, or K? a K
+            Die(2, "pips", 0.5, (200, 10, 40, 40), None, guess=3),  # right: not counted
+        ),
+        4.0,
+    )
+    # when evaluated
+    report = evaluate(lambda image: said, [labels], threshold=0.8)
+    # then two unsure dice are wrong, and the second guess settles one
+    assert report.second_guesses() == (2, 1)
+    assert "unsure & wrong     2, the second guess right on 1" in report.lines()

@@ -20,6 +20,7 @@ from scorer.vision.reader import (
     as_bgr,
     default_model_dir,
     face_crop,
+    second_guess,
 )
 
 PIPS = {
@@ -296,3 +297,19 @@ def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader)
         del reader._run_faces
     # then the first look is all it gets
     assert calls == [1]
+
+
+def test_given_a_jack_that_may_be_a_king_when_named_then_the_king_is_its_second_guess():
+    # given face probabilities: jack 0.55, king 0.25, a pip three 0.15 (a likelier pip face)
+    probs = np.zeros(13)
+    probs[[8, 10, 2, BACKGROUND]] = [0.55, 0.25, 0.15, 0.05]
+    # when the second guess of the jack (class 8) is asked, then it is the king (value 5)
+    assert second_guess(probs, 8) == 5
+    # and a pip three's doubt stays among pip faces: none of them is likely enough
+    assert second_guess(probs, 2) is None
+
+
+def test_given_a_sure_die_when_named_then_no_second_guess():
+    probs = np.full(13, 0.004)
+    probs[3] = 0.952
+    assert second_guess(probs, 3) is None

@@ -20,6 +20,12 @@ def test_given_a_card_die_when_turned_to_dict_then_its_rank_is_there():
     }
 
 
+def test_given_a_die_with_a_second_guess_when_turned_to_dict_then_the_guess_is_there():
+    die = Die(3, "card", 0.55, (10, 20, 30, 31), "J", guess=5)
+    assert die.to_dict()["guess"] == 5
+    assert "guess" not in Die(3, "card", 0.99, (10, 20, 30, 31), "J").to_dict()
+
+
 def test_given_a_pip_die_when_turned_to_dict_then_no_rank_key():
     assert "rank" not in Die(4, "pips", 1.0, (0, 0, 5, 5), None).to_dict()
 

@@ -124,7 +124,8 @@ def test_every_message_of_the_pages_is_translated(lang):
     assert missing == []
     for message in catalog:
         if message.id and "%(" in message.id:
-            for name in ("n", "of", "name", "names", "url", "problem", "seen", "expected", "v"):
+            names = ("n", "of", "name", "names", "url", "problem", "seen", "expected", "v", "face")
+            for name in names:
                 assert (f"%({name})s" in message.id) == (f"%({name})s" in message.string), (
                     message.id
                 )

@@ -63,6 +63,8 @@ def strings() -> dict[str, Any]:
         "held": _("held"),
         "confirm": _("Confirm"),
         "tap_to_confirm": _("tap to confirm"),
+        # an unsure die's second guess: "or K?"
+        "or_face": _("or %(face)s?", face="{face}"),
         "pick_cell": _("Tap a cell to write"),
         "die_n": _("Die %(n)s", n="{n}"),
         "its_turn": _("%(name)s's turn", name="{name}"),

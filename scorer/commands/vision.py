@@ -7,8 +7,9 @@ import json
 import sys
 from pathlib import Path
 
+from scorer.dice import card_rank
 from scorer.errors import ScorerError
-from scorer.vision.reading import DEFAULT_THRESHOLD, Reading
+from scorer.vision.reading import DEFAULT_THRESHOLD, Die, Reading
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -74,14 +75,24 @@ def run_read(args: argparse.Namespace) -> int:
 
 
 def describe(reading: Reading) -> str:
-    """``4 4 2 6 J?  (5 dice, 1 unsure, 12.3 ms)``: a ? marks an unsure die."""
+    """``4 4 2 6 J/K?  (5 dice, 1 unsure, 12.3 ms)``: a ? marks an unsure die, after
+    its second guess where it has one."""
     unsure = set(reading.unsure)
     faces = [
-        (d.rank if d.rank is not None else str(d.value)) + ("?" if i in unsure else "")
-        for i, d in enumerate(reading.dice)
+        _shown(d) + (_second(d) + "?" if i in unsure else "") for i, d in enumerate(reading.dice)
     ]
     shown = " ".join(faces) if faces else "no dice"
     return f"{shown}  ({len(faces)} dice, {len(unsure)} unsure, {reading.ms:.1f} ms)"
+
+
+def _shown(die: Die) -> str:
+    return die.rank if die.rank is not None else str(die.value)
+
+
+def _second(die: Die) -> str:
+    if die.guess is None:
+        return ""
+    return "/" + (card_rank(die.guess) if die.face == "card" else str(die.guess))
 
 
 def run_eval(args: argparse.Namespace) -> int:

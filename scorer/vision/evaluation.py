@@ -120,6 +120,21 @@ class Report:
                     wrong += 1
         return sure, wrong, unsure, total
 
+    def second_guesses(self) -> tuple[int, int]:
+        """(unsure dice read wrong, of which the second guess is right): how often the
+        choice the table offers beside the first (``Die.guess``) settles a misread die."""
+        wrong = right = 0
+        for r in self.results:
+            if r.reading is None:
+                continue
+            for i, j in r.pairs:
+                label, die = r.photo.dice[i], r.reading.dice[j]
+                if die.confidence >= self.threshold or _same(label, die):
+                    continue
+                wrong += 1
+                right += label.face == die.face and label.value == die.guess
+        return wrong, right
+
     def times(self) -> tuple[float, float]:
         ms = [r.reading.ms for r in self.results if r.reading is not None]
         if not ms:
@@ -129,6 +144,7 @@ class Report:
     def lines(self) -> list[str]:
         """The report as text: the figures, then the confusion matrix."""
         sure, wrong, unsure, total = self.confident()
+        missread, settled = self.second_guesses()
         med, p95 = self.times()
         used = [
             k for k in range(len(AXIS)) if self.confusion()[k].sum() or self.confusion()[:, k].sum()
@@ -142,6 +158,7 @@ class Report:
             f"extra dice         {self.extra}",
             f"confident & wrong  {one_in}  ({wrong} of {sure} at threshold {self.threshold:g})",
             f"flagged unsure     {100 * unsure / total if total else 0:6.2f} %  ({unsure}/{total})",
+            f"unsure & wrong     {missread}, the second guess right on {settled}",
             f"ms median {med:.1f}, p95 {p95:.1f}",
             f"errors             {sum(r.error is not None for r in self.results)}",
             "confusion (rows: label, columns: read; none = missed / extra):",
@@ -165,6 +182,8 @@ class Report:
             "confident_wrong": wrong,
             "unsure": unsure,
             "unsure_rate": unsure / total if total else 0.0,
+            "unsure_wrong": self.second_guesses()[0],
+            "second_guess_right": self.second_guesses()[1],
             "ms_median": med,
             "ms_p95": p95,
         }

@@ -19,7 +19,7 @@ import numpy as np
 
 from scorer.dice import CARD_RANKS
 from scorer.errors import ScorerError
-from scorer.vision.reading import DEFAULT_THRESHOLD, Die, Reading
+from scorer.vision.reading import DEFAULT_THRESHOLD, GUESS_FLOOR, Die, Reading
 
 FINDER_INPUT = 320
 FINDER_STRIDE = 4
@@ -320,9 +320,20 @@ def _die(spot: _Spot, shape: tuple[int, int]) -> Die:
     x1 = min(w, round(spot.centre[0] + half))
     y1 = min(h, round(spot.centre[1] + half))
     box = (int(x0), int(y0), int(max(1, x1 - x0)), int(max(1, y1 - y0)))
+    guess = second_guess(spot.probs, k)
     if k < 6:
-        return Die(k + 1, "pips", confidence, box, None)
-    return Die(k - 5, "card", confidence, box, CARD_RANKS[k - 6])
+        return Die(k + 1, "pips", confidence, box, None, guess)
+    return Die(k - 5, "card", confidence, box, CARD_RANKS[k - 6], guess)
+
+
+def second_guess(probs: np.ndarray, first: int) -> int | None:
+    """The value of the likeliest other face of the same kind as class ``first`` (0-5 pips,
+    6-11 cards), if at least :data:`GUESS_FLOOR` likely: a jack's doubt is a king, not a 3."""
+    kind = 0 if first < 6 else 6
+    others = np.array(probs[kind : kind + 6], np.float64)
+    others[first - kind] = -1.0
+    second = int(np.argmax(others))
+    return second + 1 if others[second] >= GUESS_FLOOR else None
 
 
 def _ordered(dice: tuple[Die, ...]) -> tuple[Die, ...]:

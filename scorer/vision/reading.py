@@ -12,18 +12,26 @@ from typing import Any
 #: Below this confidence a die is "unsure": the screen asks the player to check it.
 DEFAULT_THRESHOLD: float = 0.8
 
+#: A second choice at least this likely is offered beside the first (``Die.guess``).
+GUESS_FLOOR: float = 0.1
+
 FACES: tuple[str, ...] = ("pips", "card")
 
 
 @dataclass(frozen=True)
 class Die:
-    """One die's top face as read: value 1..6, face kind, confidence 0..1, box [x, y, w, h]."""
+    """One die's top face as read: value 1..6, face kind, confidence 0..1, box [x, y, w, h].
+
+    ``guess`` is the reader's second choice of the same face kind, where it is likely
+    enough to be worth asking about: an unsure die is then "J, or K?", not "J?".
+    """
 
     value: int
     face: str
     confidence: float
     box: tuple[int, int, int, int]
     rank: str | None = None
+    guess: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of a die; card dice add their rank."""
@@ -35,6 +43,8 @@ class Die:
         }
         if self.rank is not None:
             out["rank"] = self.rank
+        if self.guess is not None:
+            out["guess"] = self.guess
         return out
 
 

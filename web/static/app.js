@@ -211,6 +211,8 @@
       if (die.rank) classes.push("card");
       const label = [fill(T.die_n, { n: i + 1 }), dieLabel(die)];
       if (die.held) label.push(T.held);
+      const guess = unsure.has(i) && die.guess ? fill(T.or_face, { face: die.guess_rank || die.guess }) : null;
+      if (guess) label.push(guess);
       if (unsure.has(i)) label.push(T.tap_to_confirm);
       const node = el(page === "play" ? "button" : "div", {
         class: classes.join(" "),
@@ -219,6 +221,7 @@
         dataset: { index: i, value: die.value },
         onclick: page === "play" ? () => openPicker(i) : null,
       }, [dieFace(die.value, die.rank)]);
+      if (guess) node.append(el("span", { class: "die-guess", text: guess }));
       if (unsure.has(i)) node.append(el("span", { class: "die-note", text: T.tap_to_confirm }));
       else if (die.held) node.append(el("span", { class: "die-note", text: T.held }));
       box.append(node);
@@ -453,8 +456,10 @@
       const rank = die.rank ? RANKS[v - 1] : null;
       values.append(el("button", {
         type: "button",
-        class: "die pick" + (v === die.value ? " current" : "") + (rank ? " card" : ""),
-        "aria-label": (unsure && v === die.value ? T.confirm + " " : "") + (rank || v),
+        class: "die pick" + (v === die.value ? " current" : "") + (rank ? " card" : "")
+          + (unsure && v === die.guess ? " guess" : ""),
+        "aria-label": (unsure && v === die.value ? T.confirm + " " : "")
+          + (unsure && v === die.guess ? fill(T.or_face, { face: rank || v }) : rank || v),
         dataset: { value: v },
         onclick: () => {
           picker.close();
