@@ -16,6 +16,13 @@ def photo(*dice: LabelledDie, kind: str = "die", path: Path = Path("x.png")) -> 
     return LabelledPhoto(path, tuple(dice), kind)
 
 
+def black_photo(folder: Path, *dice: LabelledDie) -> LabelledPhoto:
+    """A labelled 300x300 black picture on disk, for evaluate() to open."""
+    path = folder / "p.png"
+    cv2.imwrite(str(path), np.zeros((300, 300, 3), np.uint8))
+    return photo(*dice, path=path)
+
+
 def test_given_a_tiny_pip_box_when_matched_then_the_die_centre_counts_not_overlap():
     # given a one whose label boxes only its pip (8 px) and a read box of the whole die
     label = LabelledDie("pips", 1, (96, 96, 8, 8))
@@ -45,13 +52,11 @@ def test_given_two_reads_near_one_label_when_matched_then_the_nearer_wins():
 
 
 def test_given_reads_when_evaluated_then_confusion_and_confidence_figures(tmp_path):
-    path = tmp_path / "p.png"
-    cv2.imwrite(str(path), np.zeros((300, 300, 3), np.uint8))
-    labels = photo(
+    labels = black_photo(
+        tmp_path,
         LabelledDie("pips", 5, (10, 10, 40, 40)),
         LabelledDie("card", 3, (100, 10, 40, 40)),
         LabelledDie("pips", 6, (200, 10, 40, 40)),
-        path=path,
     )
     said = Reading(
         (
@@ -73,13 +78,11 @@ def test_given_reads_when_evaluated_then_confusion_and_confidence_figures(tmp_pa
 
 def test_given_misread_unsure_dice_when_evaluated_then_second_guesses_counted(tmp_path):
     # given a pip four and a king, both read wrong and unsure, the king's second guess right
-    path = tmp_path / "p.png"
-    cv2.imwrite(str(path), np.zeros((300, 300, 3), np.uint8))
-    labels = photo(
+    labels = black_photo(
+        tmp_path,
         LabelledDie("pips", 4, (10, 10, 40, 40)),
         LabelledDie("card", 5, (100, 10, 40, 40)),
         LabelledDie("pips", 2, (200, 10, 40, 40)),
-        path=path,
     )
     said = Reading(
         (

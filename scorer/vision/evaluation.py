@@ -170,6 +170,7 @@ class Report:
 
     def to_dict(self) -> dict[str, object]:
         sure, wrong, unsure, total = self.confident()
+        missread, settled = self.second_guesses()
         med, p95 = self.times()
         return {
             "photos": len(self.results),
@@ -182,8 +183,8 @@ class Report:
             "confident_wrong": wrong,
             "unsure": unsure,
             "unsure_rate": unsure / total if total else 0.0,
-            "unsure_wrong": self.second_guesses()[0],
-            "second_guess_right": self.second_guesses()[1],
+            "unsure_wrong": missread,
+            "second_guess_right": settled,
             "ms_median": med,
             "ms_p95": p95,
         }

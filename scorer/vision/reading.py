@@ -34,7 +34,7 @@ class Die:
     guess: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        """The JSON shape of a die; card dice add their rank."""
+        """The JSON shape of a die; card dice add their rank, dice with a second guess it."""
         out: dict[str, Any] = {
             "value": self.value,
             "face": self.face,
