@@ -92,6 +92,37 @@ def test_given_a_small_labelled_set_when_evaluated_then_figures_and_failure_pict
     assert sorted(p.name for p in (tmp_path / "fail").iterdir()) == ["b.jpg"]
 
 
+def test_given_a_set_seen_closer_when_evaluated_then_the_header_says_how_many_photos(
+    tmp_path, capsys
+):
+    # given a YOLO set of one drawn throw of two dice near the middle
+    (tmp_path / "images" / "test").mkdir(parents=True)
+    (tmp_path / "labels" / "test").mkdir(parents=True)
+    (tmp_path / "data.yaml").write_text("names: {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 6}\nbox: die\n")
+    image, spots = throw([3, 6])
+    cv2.imwrite(str(tmp_path / "images" / "test" / "a.png"), image)
+    rows = [
+        f"{v - 1} {x / 640} {y / 640} {60 / 640} {60 / 640}"
+        for v, (x, y) in zip([3, 6], spots, strict=True)
+    ]
+    (tmp_path / "labels" / "test" / "a.txt").write_text("\n".join(rows) + "\n")
+    # when measured as a camera twice as close would see it
+    assert main(["eval", str(tmp_path), "--closer", "2", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    # then the photo is measured with both dice, read right at twice their size
+    assert figures["closer"] == 2.0 and figures["photos"] == 1 and figures["dice"] == 2
+    assert figures["per_die"] == 1.0
+    assert main(["eval", str(tmp_path), "--closer", "2"]) == 0
+    assert "seen 2x closer: 1 of 1 photos" in capsys.readouterr().out
+
+
+def test_given_a_zoom_under_one_when_evaluated_closer_then_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["eval", str(tmp_path), "--closer", "0.5"])
+    assert exit_info.value.code == 2
+    assert "closer is a zoom from 1 to 10" in capsys.readouterr().err
+
+
 def test_given_not_a_set_when_evaluated_then_exit_2(tmp_path, capsys):
     assert main(["eval", str(tmp_path)]) == 2
     assert "data.yaml" in capsys.readouterr().err

@@ -6,8 +6,9 @@ from pathlib import Path
 
 import cv2
 import numpy as np
+import pytest
 
-from scorer.vision.evaluation import NONE, evaluate, match
+from scorer.vision.evaluation import NONE, closer, evaluate, match
 from scorer.vision.labelled import LabelledDie, LabelledPhoto
 from scorer.vision.reading import Die, Reading
 
@@ -97,3 +98,34 @@ def test_given_misread_unsure_dice_when_evaluated_then_second_guesses_counted(tm
     # then two unsure dice are wrong, and the second guess settles one
     assert report.second_guesses() == (2, 1)
     assert "unsure & wrong     2, the second guess right on 1" in report.lines()
+
+
+def test_given_a_photo_seen_closer_then_its_dice_grow_and_their_labels_follow():
+    # given a 400x300 picture with a white square (a "die") labelled where it is drawn
+    image = np.zeros((300, 400, 3), np.uint8)
+    image[100:140, 150:190] = 255
+    labelled = photo(LabelledDie("pips", 4, (150, 100, 40, 40)))
+    # when seen twice as close
+    view, moved = closer(image, labelled, 2.0)
+    # then the picture keeps its size, the die is twice as big and its label moved with it
+    assert view.shape == image.shape
+    x, y, w, h = moved.dice[0].box
+    assert (w, h) == (80, 80) and moved.dice[0].value == 4
+    inside = view[round(y) + 4 : round(y + h) - 4, round(x) + 4 : round(x + w) - 4]
+    assert inside.min() > 200
+    assert view[: max(0, round(y) - 4)].max(initial=0) < 50
+
+
+def test_given_dice_far_apart_when_seen_closer_then_the_photo_is_left_out(tmp_path):
+    # given two dice at opposite corners of the photo
+    labels = black_photo(
+        tmp_path, LabelledDie("pips", 1, (5, 5, 30, 30)), LabelledDie("pips", 2, (260, 260, 30, 30))
+    )
+    image = cv2.imread(str(labels.path))
+    # when seen twice as close, then no window holds both: the photo is not measured
+    assert closer(image, labels, 2.0) is None
+    report = evaluate(lambda frame: Reading((), 1.0), [labels], zoom=2.0)
+    assert report.results == []
+    # and a zoom under 1 is refused by name
+    with pytest.raises(ValueError, match="at least 1"):
+        closer(image, labels, 0.5)

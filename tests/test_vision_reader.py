@@ -198,6 +198,29 @@ def test_given_a_huge_frame_when_read_then_the_dice_in_its_pixels(reader):
 
 
 @needs_models
+def test_given_dice_too_big_for_the_finder_when_read_then_each_is_found_whole(reader):
+    # given four dice 140 px wide in a 640 px frame (70 px on the finder's board: a camera
+    # close to a small tray), which the finder alone splits into their pips
+    image = felt(seed=1)
+    spots = [(150, 170), (470, 190), (170, 470), (460, 460)]
+    values = [6, 5, 3, 4]
+    for i, (value, spot) in enumerate(zip(values, spots, strict=True)):
+        draw_die(image, spot, value, side=140, angle=11 + 23 * i)
+    # when read
+    dice = reader.read(image).dice
+    # then one die each, where it lies, with its value
+    assert len(dice) == 4
+    for value, (x, y) in zip(values, spots, strict=True):
+        die = min(
+            dice, key=lambda d: math.hypot(d.box[0] + d.box[2] / 2 - x, d.box[1] + d.box[3] / 2 - y)
+        )
+        assert (
+            abs(die.box[0] + die.box[2] / 2 - x) < 35 and abs(die.box[1] + die.box[3] / 2 - y) < 35
+        )
+        assert die.value == value
+
+
+@needs_models
 def test_given_a_tray_region_when_read_then_dice_outside_are_ignored(reader):
     image, spots = throw([6, 1, 4, 2, 5])
     # given a tray that holds only the first two dice

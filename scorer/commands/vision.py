@@ -28,7 +28,25 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ev.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     ev.add_argument("--models", type=Path, default=None)
     ev.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ev.add_argument(
+        "--closer",
+        type=parse_zoom,
+        default=1.0,
+        metavar="ZOOM",
+        help="see each photo as a camera ZOOM (>= 1) times closer would (dice ZOOM times bigger)",
+    )
     ev.set_defaults(run=run_eval)
+
+
+def parse_zoom(text: str) -> float:
+    """A zoom of at least 1 (``--closer``)."""
+    try:
+        zoom = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"closer is a number like 2, not {text!r}") from None
+    if not 1.0 <= zoom <= 10.0:
+        raise argparse.ArgumentTypeError(f"closer is a zoom from 1 to 10, not {text}")
+    return zoom
 
 
 def parse_tray(text: str) -> tuple[int, int, int, int]:
@@ -102,11 +120,20 @@ def run_eval(args: argparse.Namespace) -> int:
 
     photos = load_split(args.dataset, args.split)
     reader = Reader(args.models, threshold=args.threshold)
-    report = evaluate(reader.read, photos, threshold=args.threshold, failures=args.failures)
+    report = evaluate(
+        reader.read, photos, threshold=args.threshold, failures=args.failures, zoom=args.closer
+    )
     if args.json:
-        print(json.dumps({"dataset": str(args.dataset), "split": args.split, **report.to_dict()}))
+        where = {"dataset": str(args.dataset), "split": args.split, "closer": args.closer}
+        print(json.dumps({**where, **report.to_dict()}))
     else:
-        print(f"{args.dataset} ({args.split})")
+        view = ""
+        if args.closer != 1.0:
+            view = (
+                f", seen {args.closer:g}x closer: {len(report.results)} of {len(photos)}"
+                " photos keep all their dice in view"
+            )
+        print(f"{args.dataset} ({args.split}{view})")
         for line in report.lines():
             print("  " + line)
         if args.failures is not None:

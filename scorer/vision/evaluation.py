@@ -222,14 +222,57 @@ def match(
     return pairs, missed, extra
 
 
+def closer(
+    image: np.ndarray, photo: LabelledPhoto, zoom: float
+) -> tuple[np.ndarray, LabelledPhoto] | None:
+    """The photo as a camera ``zoom`` times closer would take it, or None if a die would
+    leave the picture.
+
+    A window 1/zoom of the frame, centred on the dice (inside the frame), enlarged back to
+    the frame's size, with the labels moved to match. A real camera close to a small tray
+    makes dice far bigger than both test splits do; this measures the reader on them.
+    """
+    if zoom < 1:
+        raise ValueError(f"closer takes a zoom of at least 1, not {zoom}")
+    h, w = image.shape[:2]
+    if not photo.dice:
+        return None
+    ww, wh = w / zoom, h / zoom
+    cx = float(np.mean([d.centre[0] for d in photo.dice]))
+    cy = float(np.mean([d.centre[1] for d in photo.dice]))
+    x0 = min(max(0.0, cx - ww / 2), w - ww)
+    y0 = min(max(0.0, cy - wh / 2), h - wh)
+    for d in photo.dice:
+        x, y, bw, bh = d.box
+        if x < x0 or y < y0 or x + bw > x0 + ww or y + bh > y0 + wh:
+            return None
+    # the window as an affine map, so that fractional corners stay exact
+    m = np.float32([[zoom, 0, -x0 * zoom], [0, zoom, -y0 * zoom]])
+    view = cv2.warpAffine(image, m, (w, h), flags=cv2.INTER_CUBIC, borderMode=cv2.BORDER_REPLICATE)
+    dice = tuple(
+        LabelledDie(
+            d.face,
+            d.value,
+            ((d.box[0] - x0) * zoom, (d.box[1] - y0) * zoom, d.box[2] * zoom, d.box[3] * zoom),
+        )
+        for d in photo.dice
+    )
+    return view, LabelledPhoto(photo.path, dice, photo.box_kind)
+
+
 def evaluate(
     read: Callable[[np.ndarray], Reading],
     photos: Iterable[LabelledPhoto],
     *,
     threshold: float = DEFAULT_THRESHOLD,
     failures: Path | None = None,
+    zoom: float = 1.0,
 ) -> Report:
-    """Read every photo, match, and (with ``failures``) draw every photo that went wrong."""
+    """Read every photo, match, and (with ``failures``) draw every photo that went wrong.
+
+    With ``zoom`` > 1 each photo is seen ``closer`` (photos whose dice would not all fit
+    are left out of the report).
+    """
     report = Report(threshold)
     if failures is not None:
         failures.mkdir(parents=True, exist_ok=True)
@@ -238,6 +281,11 @@ def evaluate(
         if image is None:
             report.add(PhotoResult(photo, None, [], list(range(len(photo.dice))), [], "unreadable"))
             continue
+        if zoom != 1.0:
+            view = closer(image, photo, zoom)
+            if view is None:
+                continue
+            image, photo = view
         reading = read(image)
         pairs, missed, extra = match(photo, reading)
         result = PhotoResult(photo, reading, pairs, missed, extra)

@@ -48,6 +48,16 @@ MAX_DICE = 60
 SAME_DIE = 0.5
 #: a tray region is read at the whole frame's scale, not magnified: the finder splits big dice
 MAX_ZOOM = 1.0
+#: The finder learnt dice up to about 45 px on its board and splits bigger ones into their
+#: pips, so a survey at half its scale looks for dice over BIG_DIE first (a camera close
+#: to a small tray), and a photo of such dice is read at the scale that makes them
+#: TARGET_DIE wide. Chosen on the held-out train photos shown 1.5-3x closer.
+BIG_DIE = 44.0
+TARGET_DIE = 28.0
+#: a survey's spot counts when this hot and its face is read at least this surely: two or
+#: more small dice side by side make one warm spot, whose crop reads unsure
+SURVEY_HEAT = 0.5
+SURVEY_SURE = 0.8
 
 Tray = tuple[int, int, int, int]
 
@@ -100,6 +110,9 @@ class Reader:
                 raise ModelMissing(f"no {name} in {folder}: run `make train` to build it")
             nets.append(load_net(path))
         self._finder, self._faces = nets
+        # the survey's own copy of the finder: cv2.dnn re-plans a network whose input
+        # size changes, which cost more than the second copy's memory
+        self._surveyor = load_net(folder / "finder.onnx")
         if not 0.0 <= threshold <= 1.0:
             raise ScorerError(f"threshold must be within 0..1, not {threshold}")
         self.threshold = threshold
@@ -163,7 +176,13 @@ class Reader:
             image, ox, oy = image[y0:y1, x0:x1], x0, y0
         # zoom into a small tray, but not past the die sizes the finder was trained on
         full = FINDER_INPUT / max(frame_shape(frame))
-        centres, sides, heats = find_dice(self._finder, image, max_scale=MAX_ZOOM * full)
+        scale = min(FINDER_INPUT / max(image.shape[:2]), MAX_ZOOM * full)
+        small = shrink(image, scale)
+        big = self._big_dice(image, small, scale)
+        if big:
+            scale = TARGET_DIE / big
+            small = shrink(image, scale)
+        centres, sides, heats = find_on_board(self._finder, small, scale, FINDER_INPUT)
         if not len(centres):
             return []
         centres = centres + np.array([ox, oy], np.float32)
@@ -175,6 +194,28 @@ class Reader:
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
         return spots
+
+    def _big_dice(self, image: np.ndarray, small: np.ndarray, scale: float) -> float:
+        """The side (image px) of dice too big for the finder at ``scale``, or 0.
+
+        A survey at half that scale sees them whole. Its strong spots must be big in the
+        median, and those the face network reads surely set the size, so that neither a
+        felt's pattern nor a huddle of small dice sends the photo to a smaller scale.
+        """
+        survey = shrink(small, 0.5)
+        level = scale * survey.shape[1] / small.shape[1]
+        centres, sides, _ = find_on_board(
+            self._surveyor, survey, level, FINDER_INPUT // 2, SURVEY_HEAT
+        )
+        if not len(sides) or np.median(sides) * scale <= BIG_DIE:
+            return 0.0
+        crops = [face_crop(image, c, s) for c, s in zip(centres, sides, strict=True)]
+        probs = self._run_faces(crops)
+        read = (probs[:, :BACKGROUND].max(1) >= SURVEY_SURE) & (probs[:, BACKGROUND] < 0.5)
+        if not read.any():
+            return 0.0
+        side = float(np.median(sides[read]))
+        return side if side * scale > BIG_DIE else 0.0
 
     def _name_faces(
         self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray, heats: np.ndarray
@@ -247,6 +288,16 @@ def as_bgr(frame: np.ndarray) -> np.ndarray:
     return image
 
 
+def shrink(image: np.ndarray, scale: float) -> np.ndarray:
+    """``image`` resized by ``scale`` (area-averaged when shrinking), at least 1x1."""
+    h, w = image.shape[:2]
+    return cv2.resize(
+        image,
+        (max(1, round(w * scale)), max(1, round(h * scale))),
+        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
+    )
+
+
 def find_dice(
     finder: cv2.dnn.Net, image: np.ndarray, max_scale: float
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -256,17 +307,23 @@ def find_dice(
     """
     h, w = image.shape[:2]
     scale = min(FINDER_INPUT / max(h, w), max_scale)
-    small = cv2.resize(
-        image,
-        (max(1, round(w * scale)), max(1, round(h * scale))),
-        interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR,
-    )
-    board = np.full((FINDER_INPUT, FINDER_INPUT, 3), 114, np.uint8)
+    return find_on_board(finder, shrink(image, scale), scale, FINDER_INPUT)
+
+
+def find_on_board(
+    finder: cv2.dnn.Net,
+    small: np.ndarray,
+    scale: float,
+    board_side: int,
+    weakest: float = WEAKEST,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``find_dice`` on the frame already shrunk by ``scale`` to ``small`` (within the board)."""
+    board = np.full((board_side, board_side, 3), 114, np.uint8)
     board[: small.shape[0], : small.shape[1]] = small
     finder.setInput(cv2.dnn.blobFromImage(board, 1.0 / 255.0))
     maps = finder.forward()[0]
     heat, log_side = maps[0], maps[1]
-    peaks = (heat >= WEAKEST) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    peaks = (heat >= weakest) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-heat[ys, xs])[:MAX_DICE]
     g = heat.shape[0]
