@@ -75,3 +75,18 @@ def test_given_a_real_split_seen_twice_as_close_when_read_then_the_dice_are_foun
     assert report.labelled > 60
     assert report.per_die >= per_die, "\n".join(report.lines())
     assert report.extra <= report.labelled / 8, "\n".join(report.lines())
+
+
+#: tray-multicolor test in a frame twice as wide (dice about 9 px on the finder's board,
+#: which it half misses unless the reader takes a closer look)
+WIDER = ("tray-multicolor", 2.0, 0.85)
+
+
+def test_given_a_real_split_in_a_wider_frame_when_read_then_a_closer_look_finds_the_dice():
+    name, zoom, per_die = WIDER
+    reader = Reader()
+    report = evaluate(
+        reader.read, load_split(SHARED / name, "test"), threshold=reader.threshold, widen=zoom
+    )
+    assert report.per_die >= per_die, "\n".join(report.lines())
+    assert report.missed <= report.labelled / 10, "\n".join(report.lines())

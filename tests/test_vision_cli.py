@@ -120,7 +120,7 @@ def test_given_a_zoom_under_one_when_evaluated_closer_then_usage_error(tmp_path,
     with pytest.raises(SystemExit) as exit_info:
         main(["eval", str(tmp_path), "--closer", "0.5"])
     assert exit_info.value.code == 2
-    assert "closer is a zoom from 1 to 10" in capsys.readouterr().err
+    assert "argument --closer: a zoom is from 1 to 10" in capsys.readouterr().err
 
 
 def test_given_not_a_set_when_evaluated_then_exit_2(tmp_path, capsys):

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from scorer.vision.evaluation import NONE, closer, evaluate, match
+from scorer.vision.evaluation import NONE, closer, evaluate, match, wider
 from scorer.vision.labelled import LabelledDie, LabelledPhoto
 from scorer.vision.reading import Die, Reading
 
@@ -129,3 +129,18 @@ def test_given_dice_far_apart_when_seen_closer_then_the_photo_is_left_out(tmp_pa
     # and a zoom under 1 is refused by name
     with pytest.raises(ValueError, match="at least 1"):
         closer(image, labels, 0.5)
+
+
+def test_given_a_photo_in_a_wider_frame_then_its_dice_keep_their_pixels_and_labels_follow():
+    # given a 400x300 grey picture with a white square labelled where it is drawn
+    image = np.full((300, 400, 3), 90, np.uint8)
+    image[100:140, 150:190] = 255
+    labelled = photo(LabelledDie("card", 2, (150, 100, 40, 40)))
+    # when put in a frame three times as wide
+    view, moved = wider(image, labelled, 3.0)
+    # then the frame is 1200x900 of the picture's edge colour with the picture in the middle
+    assert view.shape == (900, 1200, 3)
+    assert tuple(view[0, 0]) == (90, 90, 90)
+    x, y, w, h = moved.dice[0].box
+    assert (x, y, w, h) == (550, 400, 40, 40) and moved.dice[0].face == "card"
+    assert view[400:440, 550:590].min() == 255

@@ -221,6 +221,21 @@ def test_given_dice_too_big_for_the_finder_when_read_then_each_is_found_whole(re
 
 
 @needs_models
+def test_given_a_small_tray_in_a_big_frame_when_read_then_its_dice_are_read(reader):
+    # given five dice 40 px wide in a 480 px tray in the middle of a 1920 px frame (under
+    # 7 px on the finder's board at the whole frame's scale)
+    image = felt(1920, 1920, seed=3)
+    values = [6, 5, 3, 4, 2]
+    spots = [(872, 920), (972, 888), (940, 1020), (1040, 984), (968, 960)]
+    for i, (value, spot) in enumerate(zip(values, spots, strict=True)):
+        draw_die(image, spot, value, side=40, angle=7 + 19 * i)
+    # when read with the tray marked
+    dice = Reader(tray=(720, 720, 480, 480)).read(image).dice
+    # then the tray fills the finder's board and every die is read
+    assert sorted(d.value for d in dice) == sorted(values)
+
+
+@needs_models
 def test_given_a_tray_region_when_read_then_dice_outside_are_ignored(reader):
     image, spots = throw([6, 1, 4, 2, 5])
     # given a tray that holds only the first two dice

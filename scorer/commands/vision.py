@@ -35,17 +35,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="ZOOM",
         help="see each photo as a camera ZOOM (>= 1) times closer would (dice ZOOM times bigger)",
     )
+    ev.add_argument(
+        "--wider",
+        type=parse_zoom,
+        default=1.0,
+        metavar="ZOOM",
+        help="put each photo in a frame ZOOM times as wide (its dice as many times smaller)",
+    )
     ev.set_defaults(run=run_eval)
 
 
 def parse_zoom(text: str) -> float:
-    """A zoom of at least 1 (``--closer``)."""
+    """A zoom from 1 to 10 (``--closer``, ``--wider``)."""
     try:
         zoom = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"closer is a number like 2, not {text!r}") from None
+        raise argparse.ArgumentTypeError(f"a zoom is a number like 2, not {text!r}") from None
     if not 1.0 <= zoom <= 10.0:
-        raise argparse.ArgumentTypeError(f"closer is a zoom from 1 to 10, not {text}")
+        raise argparse.ArgumentTypeError(f"a zoom is from 1 to 10, not {text}")
     return zoom
 
 
@@ -121,18 +128,26 @@ def run_eval(args: argparse.Namespace) -> int:
     photos = load_split(args.dataset, args.split)
     reader = Reader(args.models, threshold=args.threshold)
     report = evaluate(
-        reader.read, photos, threshold=args.threshold, failures=args.failures, zoom=args.closer
+        reader.read,
+        photos,
+        threshold=args.threshold,
+        failures=args.failures,
+        zoom=args.closer,
+        widen=args.wider,
     )
     if args.json:
-        where = {"dataset": str(args.dataset), "split": args.split, "closer": args.closer}
+        where = {"dataset": str(args.dataset), "split": args.split}
+        where |= {"closer": args.closer, "wider": args.wider}
         print(json.dumps({**where, **report.to_dict()}))
     else:
         view = ""
         if args.closer != 1.0:
-            view = (
+            view += (
                 f", seen {args.closer:g}x closer: {len(report.results)} of {len(photos)}"
                 " photos keep all their dice in view"
             )
+        if args.wider != 1.0:
+            view += f", in a frame {args.wider:g}x as wide"
         print(f"{args.dataset} ({args.split}{view})")
         for line in report.lines():
             print("  " + line)

@@ -260,6 +260,27 @@ def closer(
     return view, LabelledPhoto(photo.path, dice, photo.box_kind)
 
 
+def wider(image: np.ndarray, photo: LabelledPhoto, zoom: float) -> tuple[np.ndarray, LabelledPhoto]:
+    """The photo in the middle of a frame ``zoom`` times as wide and high, filled with the
+    colour of its edges: what a wider or sharper camera sees, the dice keeping their
+    pixels while the finder's board gives them ``zoom`` times fewer. A Pi camera's
+    1920x1080 frame of a whole table leaves dice about that small."""
+    if zoom < 1:
+        raise ValueError(f"wider takes a zoom of at least 1, not {zoom}")
+    h, w = image.shape[:2]
+    big_h, big_w = round(h * zoom), round(w * zoom)
+    oy, ox = (big_h - h) // 2, (big_w - w) // 2
+    rim = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    view = np.empty((big_h, big_w, 3), np.uint8)
+    view[:] = np.median(rim, axis=0)
+    view[oy : oy + h, ox : ox + w] = image
+    dice = tuple(
+        LabelledDie(d.face, d.value, (d.box[0] + ox, d.box[1] + oy, d.box[2], d.box[3]))
+        for d in photo.dice
+    )
+    return view, LabelledPhoto(photo.path, dice, photo.box_kind)
+
+
 def evaluate(
     read: Callable[[np.ndarray], Reading],
     photos: Iterable[LabelledPhoto],
@@ -267,11 +288,12 @@ def evaluate(
     threshold: float = DEFAULT_THRESHOLD,
     failures: Path | None = None,
     zoom: float = 1.0,
+    widen: float = 1.0,
 ) -> Report:
     """Read every photo, match, and (with ``failures``) draw every photo that went wrong.
 
     With ``zoom`` > 1 each photo is seen ``closer`` (photos whose dice would not all fit
-    are left out of the report).
+    are left out of the report), with ``widen`` > 1 in a ``wider`` frame.
     """
     report = Report(threshold)
     if failures is not None:
@@ -286,6 +308,8 @@ def evaluate(
             if view is None:
                 continue
             image, photo = view
+        if widen != 1.0:
+            image, photo = wider(image, photo, widen)
         reading = read(image)
         pairs, missed, extra = match(photo, reading)
         result = PhotoResult(photo, reading, pairs, missed, extra)

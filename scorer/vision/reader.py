@@ -47,14 +47,21 @@ ZOOM_OUT = 1.3
 MAX_DICE = 60
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
-#: a tray region is read at the whole frame's scale, not magnified: the finder splits big dice
-MAX_ZOOM = 1.0
+#: a tray region fills the finder's board, up to this x the whole frame's scale: a tray
+#: small in the frame has dice too small for the finder otherwise (and the survey below
+#: brings dice back down where that makes them too big)
+MAX_ZOOM = 4.0
 #: The finder learnt dice up to about 45 px on its board and splits bigger ones into their
 #: pips, so a survey at half its scale looks for dice over BIG_DIE first (a camera close
 #: to a small tray), and a photo of such dice is read at the scale that makes them
 #: TARGET_DIE wide. Chosen on the held-out train photos shown 1.5-3x closer.
 BIG_DIE = 44.0
 TARGET_DIE = 28.0
+#: Dice narrower than this on the finder's board get a closer look (``closer_look``), in
+#: a box SMALL_MARGIN dice wider than the dice found, if that magnifies CLOSER x or more.
+SMALL_DIE = 16.0
+SMALL_MARGIN = 2.0
+CLOSER = 1.4
 #: a survey's spot counts when this hot and its face is read at least this surely: two or
 #: more small dice side by side make one warm spot, whose crop reads unsure
 SURVEY_HEAT = 0.5
@@ -166,35 +173,45 @@ class Reader:
 
     def _spots(self, frame: np.ndarray) -> list[_Spot]:
         image = as_bgr(frame)
-        ox, oy = 0, 0
+        H, W = image.shape[:2]
+        area = (0, 0, W, H)
         if self.tray is not None:
             x, y, w, h = self.tray
-            H, W = image.shape[:2]
-            x0, y0 = max(0, x), max(0, y)
-            x1, y1 = min(W, x + w), min(H, y + h)
-            if x1 - x0 < 8 or y1 - y0 < 8:
+            area = (max(0, x), max(0, y), min(W, x + w), min(H, y + h))
+            if area[2] - area[0] < 8 or area[3] - area[1] < 8:
                 raise ScorerError(f"tray {self.tray} lies outside the {W}x{H} frame")
-            image, ox, oy = image[y0:y1, x0:x1], x0, y0
-        # zoom into a small tray, but not past the die sizes the finder was trained on
-        full = FINDER_INPUT / max(frame_shape(frame))
-        scale = min(FINDER_INPUT / max(image.shape[:2]), MAX_ZOOM * full)
-        small = shrink(image, scale)
-        big = self._big_dice(image, small, scale)
+        spots, scale = self._look(image, area, MAX_ZOOM * FINDER_INPUT / max(H, W))
+        closer = closer_look(spots, scale, area)
+        if closer is not None:
+            nearer, _ = self._look(image, *closer)
+            if nearer:
+                spots = nearer
+        return spots
+
+    def _look(
+        self, image: np.ndarray, area: tuple[int, int, int, int], max_scale: float
+    ) -> tuple[list[_Spot], float]:
+        """Dice in ``area`` (x0, y0, x1, y1) of the frame, at the scale that fills the
+        finder's board (at most ``max_scale``) or less where a survey finds big dice."""
+        x0, y0, x1, y1 = area
+        part = image[y0:y1, x0:x1]
+        scale = min(FINDER_INPUT / max(part.shape[:2]), max_scale)
+        small = shrink(part, scale)
+        big = self._big_dice(part, small, scale)
         if big:
             scale = TARGET_DIE / big
-            small = shrink(image, scale)
+            small = shrink(part, scale)
         centres, sides, heats = find_on_board(self._finder, small, scale, FINDER_INPUT)
         if not len(centres):
-            return []
-        centres = centres + np.array([ox, oy], np.float32)
-        frame_bgr = as_bgr(frame)
-        probs = self._name_faces(frame_bgr, centres, sides, heats)
+            return [], scale
+        centres = centres + np.array([x0, y0], np.float32)
+        probs = self._name_faces(image, centres, sides, heats)
         spots = []
         for c, s, h, p in zip(centres, sides, heats, probs, strict=True):
             if h < SURE_DIE and p[BACKGROUND] >= 0.5:
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
-        return spots
+        return spots, scale
 
     def _big_dice(self, image: np.ndarray, small: np.ndarray, scale: float) -> float:
         """The side (image px) of dice too big for the finder at ``scale``, or 0.
@@ -350,6 +367,33 @@ def find_on_board(
         sides.append(side)
         heats.append(float(heat[y, x]))
     return np.array(centres, np.float32), np.array(sides, np.float32), np.array(heats)
+
+
+def closer_look(
+    spots: Sequence[_Spot], scale: float, area: tuple[int, int, int, int]
+) -> tuple[tuple[int, int, int, int], float] | None:
+    """Where and at what scale to look again at dice too small on the finder's board.
+
+    A camera far from the tray, or a big photo of a few dice, leaves dice of a few board
+    pixels, which the finder half misses. The dice it did find say where the others
+    are: the box around them, ``SMALL_MARGIN`` dice wide on every side, is looked at
+    again at the scale that makes them TARGET_DIE wide (or fills the board with it).
+    """
+    dice = [s for s in spots if s.probs[BACKGROUND] < 0.5]
+    if not dice:
+        return None
+    side = float(np.median([s.side for s in dice]))
+    if side * scale >= SMALL_DIE:
+        return None
+    xs = [s.centre[0] for s in dice]
+    ys = [s.centre[1] for s in dice]
+    margin = SMALL_MARGIN * side
+    x0, y0 = max(area[0], int(min(xs) - margin)), max(area[1], int(min(ys) - margin))
+    x1, y1 = min(area[2], int(max(xs) + margin) + 1), min(area[3], int(max(ys) + margin) + 1)
+    nearer = min(TARGET_DIE / side, FINDER_INPUT / max(x1 - x0, y1 - y0))
+    if nearer < CLOSER * scale:
+        return None
+    return (x0, y0, x1, y1), nearer
 
 
 def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:
