@@ -34,6 +34,8 @@ CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
 BACKGROUND = 12
 #: heat above which a spot is reported as a die even when its face cannot be read
 SURE_DIE = 0.7
+#: ... unless the face network is this sure it is not a die (a screw cap, a coin)
+NOT_A_DIE = 0.9
 #: weakest heat considered at all (the face network then decides "die or not")
 WEAKEST = 0.2
 #: one look is enough above this; otherwise the crop turned by TURNS x 90 degrees votes too
@@ -208,7 +210,7 @@ class Reader:
         probs = self._name_faces(image, centres, sides, heats)
         spots = []
         for c, s, h, p in zip(centres, sides, heats, probs, strict=True):
-            if h < SURE_DIE and p[BACKGROUND] >= 0.5:
+            if p[BACKGROUND] >= NOT_A_DIE or (h < SURE_DIE and p[BACKGROUND] >= 0.5):
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
         return spots, scale
