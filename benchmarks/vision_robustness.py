@@ -2,8 +2,9 @@
 
 Reads both shared test splits as they are and changed as another camera or room would
 change them (darker, overexposed, a colour cast, out of focus, noisy, low JPEG quality,
-grey, turned a quarter) and prints per-die accuracy, photos read whole, missed and extra
-dice, confident dice that are wrong and dice flagged unsure, one line per change.
+grey, turned a quarter, seen by a tilted camera) and prints per-die accuracy, photos read
+whole, missed and extra dice, confident dice that are wrong and dice flagged unsure, one
+line per change.
 ``scorer eval --closer Z`` and ``--wider Z`` measure the camera's distance.
 
     .venv/bin/python benchmarks/vision_robustness.py [--models DIR]
@@ -49,6 +50,26 @@ def _turned(image: np.ndarray, photo: LabelledPhoto) -> tuple[np.ndarray, Labell
     return turned, LabelledPhoto(photo.path, dice, photo.box_kind)
 
 
+def _tilted(image: np.ndarray, photo: LabelledPhoto) -> tuple[np.ndarray, LabelledPhoto]:
+    """A camera leaning away from straight down: the frame's top edge 30 % narrower."""
+    h, w = image.shape[:2]
+    corners = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    m = cv2.getPerspectiveTransform(
+        corners, np.float32([[0.15 * w, 0], [0.85 * w, 0], [w, h], [0, h]])
+    )
+    tilted = cv2.warpPerspective(image, m, (w, h), borderMode=cv2.BORDER_REPLICATE)
+    dice = []
+    for d in photo.dice:
+        x, y, bw, bh = d.box
+        box = np.float32([[[x, y], [x + bw, y], [x + bw, y + bh], [x, y + bh]]])
+        seen = cv2.perspectiveTransform(box, m)[0]
+        (x0, y0), (x1, y1) = seen.min(0), seen.max(0)
+        dice.append(
+            LabelledDie(d.face, d.value, (float(x0), float(y0), float(x1 - x0), float(y1 - y0)))
+        )
+    return tilted, LabelledPhoto(photo.path, tuple(dice), photo.box_kind)
+
+
 def _grey(image: np.ndarray, photo: LabelledPhoto) -> tuple[np.ndarray, LabelledPhoto]:
     return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), photo
 
@@ -66,6 +87,7 @@ CHANGES: dict[str, Change] = {
     "JPEG quality 25": _jpeg,
     "grey": _grey,
     "turned a quarter": _turned,
+    "tilted camera": _tilted,
 }
 
 
