@@ -84,7 +84,6 @@ def main() -> int:
     print(f"vision_speed: {what}, 1 OpenCV thread, {np.mean(dice):.1f} dice per photo")
     print(f"vision_speed: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
     print(f"vision_speed: scorer read on one photo: max RSS {peak_mb:.0f} MB")
-
     return 0
 
 
