@@ -2,9 +2,9 @@
 
 Reads both shared test splits as they are and changed as another camera or room would
 change them (darker, overexposed, a colour cast, out of focus, noisy, low JPEG quality,
-grey, turned a quarter, seen by a tilted camera) and prints per-die accuracy, photos read
-whole, missed and extra dice, confident dice that are wrong and dice flagged unsure, one
-line per change.
+grey, turned a quarter, seen by a tilted camera, coins and poker chips beside the dice)
+and prints per-die accuracy, photos read whole, missed and extra dice, confident dice
+that are wrong and dice flagged unsure, one line per change.
 ``scorer eval --closer Z`` and ``--wider Z`` measure the camera's distance.
 
     .venv/bin/python benchmarks/vision_robustness.py [--models DIR]
@@ -13,6 +13,7 @@ line per change.
 from __future__ import annotations
 
 import argparse
+import zlib
 from collections.abc import Callable
 from pathlib import Path
 
@@ -20,6 +21,7 @@ import cv2
 import numpy as np
 
 from scorer.vision import Reader
+from scorer.vision.clutter import add_clutter
 from scorer.vision.evaluation import PhotoResult, Report, match
 from scorer.vision.labelled import LabelledDie, LabelledPhoto, load_split
 
@@ -74,6 +76,17 @@ def _grey(image: np.ndarray, photo: LabelledPhoto) -> tuple[np.ndarray, Labelled
     return cv2.cvtColor(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR), photo
 
 
+def _coins(image: np.ndarray, photo: LabelledPhoto) -> tuple[np.ndarray, LabelledPhoto]:
+    """Two or three coins or poker chips on the table, clear of the dice (the same ones
+    every run: drawn from the photo's name)."""
+    centres = np.array([d.centre for d in photo.dice], np.float32)
+    # a label box covering only the pips is about 0.7 of the die
+    grow = 1.0 if photo.box_kind == "die" else 1.4
+    sides = np.array([grow * max(d.box[2:]) for d in photo.dice], np.float32)
+    rng = np.random.default_rng(zlib.crc32(photo.path.name.encode()))
+    return add_clutter(image, centres, sides, rng), photo
+
+
 CHANGES: dict[str, Change] = {
     "as it is": lambda image, photo: (image, photo),
     "darker x0.45": _pixels(lambda i: i * 0.45),
@@ -88,6 +101,7 @@ CHANGES: dict[str, Change] = {
     "grey": _grey,
     "turned a quarter": _turned,
     "tilted camera": _tilted,
+    "coins beside": _coins,
 }
 
 

@@ -20,6 +20,7 @@ from scorer.vision.reader import (
     as_bgr,
     default_model_dir,
     face_crop,
+    huddled,
     second_guess,
 )
 
@@ -218,6 +219,38 @@ def test_given_dice_too_big_for_the_finder_when_read_then_each_is_found_whole(re
             abs(die.box[0] + die.box[2] / 2 - x) < 35 and abs(die.box[1] + die.box[3] / 2 - y) < 35
         )
         assert die.value == value
+
+
+# What the finder found at full scale inside a survey spot, as shares of its side
+# (measured on the held-out renders and the held-out train photos seen closer).
+HUDDLE_OF_FIVE = [0.36, 0.36, 0.39, 0.43]
+PIPS_OF_A_BIG_SIX = [0.11, 0.11, 0.12, 0.13, 0.13, 0.13]
+PIPS_OF_A_BIG_FIVE = [0.14, 0.18, 0.19, 0.19, 0.21, 0.22]
+PIPS_OF_A_BIG_TWO = [0.33, 0.41]
+A_BIG_DIE_FOUND_WHOLE_WITH_A_PIP = [0.33, 0.70]
+
+
+@pytest.mark.parametrize(
+    ("shares", "huddle"),
+    [
+        (HUDDLE_OF_FIVE, True),
+        ([0.5, 0.55], True),
+        (PIPS_OF_A_BIG_SIX, False),
+        (PIPS_OF_A_BIG_FIVE, False),
+        (PIPS_OF_A_BIG_TWO, False),
+        (A_BIG_DIE_FOUND_WHOLE_WITH_A_PIP, False),
+        ([0.95], False),
+        ([], False),
+    ],
+)
+def test_given_spots_inside_a_big_one_when_judged_then_only_touching_dice_are_a_huddle(
+    shares, huddle
+):
+    # given the spots the finder found at full scale inside one big spot of the survey
+    # when judged
+    # then dice a third to two thirds of its side covering much of it are a huddle; a big
+    # die's pips, or the die found whole, are not
+    assert huddled(np.array(shares, np.float32)) is huddle
 
 
 @needs_models

@@ -68,6 +68,10 @@ CLOSER = 1.4
 #: more small dice side by side make one warm spot, whose crop reads unsure
 SURVEY_HEAT = 0.5
 SURVEY_SURE = 0.8
+#: dice of a huddle, as a share of the survey's spot around them, and how much of the
+#: spot's area they cover at least (``huddled``)
+HUDDLE = (0.3, 0.65)
+HUDDLE_COVER = 0.4
 
 Tray = tuple[int, int, int, int]
 
@@ -220,7 +224,9 @@ class Reader:
 
         A survey at half that scale sees them whole. Its strong spots must be big in the
         median, and those the face network reads surely set the size, so that neither a
-        felt's pattern nor a huddle of small dice sends the photo to a smaller scale.
+        felt's pattern nor a huddle of small dice (one warm spot, mostly read unsure) sends
+        the photo to a smaller scale; nor does a huddle read surely, which the finder at
+        full scale sees as touching dice (``huddled``).
         """
         survey = shrink(small, 0.5)
         level = scale * survey.shape[1] / small.shape[1]
@@ -235,7 +241,23 @@ class Reader:
         if not read.any():
             return 0.0
         side = float(np.median(sides[read]))
-        return side if side * scale > BIG_DIE else 0.0
+        if side * scale <= BIG_DIE or self._huddle(small, scale, centres[read], sides[read]):
+            return 0.0
+        return side
+
+    def _huddle(
+        self, small: np.ndarray, scale: float, centres: np.ndarray, sides: np.ndarray
+    ) -> bool:
+        """Whether most of the survey's big spots are huddles of smaller dice, as the
+        finder sees them at full scale (``huddled``)."""
+        found, found_sides, _ = find_on_board(self._finder, small, scale, FINDER_INPUT, SURVEY_HEAT)
+        if not len(found):
+            return False
+        huddles = 0
+        for (x, y), side in zip(centres, sides, strict=True):
+            inside = (np.abs(found[:, 0] - x) < side / 2) & (np.abs(found[:, 1] - y) < side / 2)
+            huddles += huddled(found_sides[inside] / side)
+        return 2 * huddles >= len(sides)
 
     def _name_faces(
         self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray, heats: np.ndarray
@@ -396,6 +418,18 @@ def closer_look(
     if nearer < CLOSER * scale:
         return None
     return (x0, y0, x1, y1), nearer
+
+
+def huddled(shares: np.ndarray) -> bool:
+    """Whether spots found inside a bigger one (their sides as shares of its side) are
+    the dice of a huddle rather than the pips of one big die.
+
+    Dice of a huddle are a third to two thirds of the spot's side and together cover
+    much of it; a big die's pips are a fifth of its side (a third for a two's far-apart
+    pips, but two of them cover little), and a die found whole is most of it.
+    """
+    dice = shares[(shares >= HUDDLE[0]) & (shares <= HUDDLE[1])]
+    return len(dice) >= 2 and float((dice**2).sum()) >= HUDDLE_COVER
 
 
 def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:
