@@ -31,13 +31,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rendered", type=int, default=2000, help="rendered throws to use")
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--only", choices=("finder", "faces"), default=None)
+    parser.add_argument(
+        "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
+    )
+    parser.add_argument(
+        "--faces-seed", type=int, default=2, help="the face stage's seed, added to SEED"
+    )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
 
     random.seed(SEED)
     np.random.seed(SEED)
     torch.manual_seed(SEED)
-    torch.set_num_threads(2)
+    torch.set_num_threads(args.threads)
     rng = np.random.default_rng(SEED)
     t_start = time.time()
 
@@ -86,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
         if not finder_path.is_file():
             parser.error(f"no {finder_path}: train the finder first (leave out --only)")
         # The face stage draws from its own generator: `--only faces` repeats it exactly.
-        rng = np.random.default_rng(SEED + 2)
+        rng = np.random.default_rng(SEED + args.faces_seed)
         fit_photos = tray_fit + cam_fit + ren_fit
         # Face crops are trained where the reader's finder puts them, and the spots it
         # takes for dice that are none become "not a die" samples.
