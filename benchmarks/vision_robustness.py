@@ -77,7 +77,7 @@ def _grey(image: np.ndarray, photo: LabelledPhoto) -> tuple[np.ndarray, Labelled
 
 
 def _coins(image: np.ndarray, photo: LabelledPhoto) -> tuple[np.ndarray, LabelledPhoto]:
-    """Two or three coins or poker chips on the table, clear of the dice (the same ones
+    """One to three coins or poker chips on the table, clear of the dice (the same ones
     every run: drawn from the photo's name)."""
     centres = np.array([d.centre for d in photo.dice], np.float32)
     # a label box covering only the pips is about 0.7 of the die

@@ -1,7 +1,8 @@
 """Coins and poker chips painted beside dice: round things a table has that are no dice.
 
-Training paints them on rendered throws, so the face network learns to call them
-"not a die"; the robustness benchmark paints them beside the dice of real photos.
+The robustness benchmark paints them beside the dice of real photos to count how many
+the reader takes for dice (a training run that painted them on renders is in
+``vision_models/faces.md``).
 """
 
 from __future__ import annotations
