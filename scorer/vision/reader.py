@@ -257,7 +257,7 @@ class Reader:
         for (x, y), side in zip(centres, sides, strict=True):
             inside = (np.abs(found[:, 0] - x) < side / 2) & (np.abs(found[:, 1] - y) < side / 2)
             huddles += huddled(found_sides[inside] / side)
-        return 2 * huddles >= len(sides)
+        return 2 * huddles > len(sides)
 
     def _name_faces(
         self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray, heats: np.ndarray
