@@ -10,6 +10,7 @@ import pytest
 
 from scorer.errors import ScorerError
 from scorer.vision import Reader, read_votes
+from scorer.vision import reader as reader_module
 from scorer.vision.reader import (
     BACKGROUND,
     DECISIVE,
@@ -22,6 +23,7 @@ from scorer.vision.reader import (
     face_crop,
     huddled,
     second_guess,
+    tilt,
 )
 
 PIPS = {
@@ -114,6 +116,36 @@ def test_given_a_die_near_the_edge_when_cropped_then_48_square_with_the_die_cent
     assert crop.shape == (48, 48, 3)
     # the die's dark centre pip sits in the middle of the crop
     assert crop[24, 24].mean() < 80
+
+
+@pytest.mark.parametrize("angle", [0.0, 12.0, 27.0, 40.0, -33.0])
+def test_given_a_turned_die_when_cropped_then_its_edges_run_upright(angle):
+    # given a die of four drawn turned by some angle
+    image = felt()
+    draw_die(image, (300, 300), 4, side=50, angle=angle)
+    # when it is cut for the face network
+    crop = face_crop(image, (300, 300), 50)
+    # then its edges run upright, its four pips sit on the crop's diagonals, and the
+    # middle (a four has no centre pip) is the die's white body
+    assert abs(tilt(crop)) < 2.5
+    h = 48 / 1.5 * 0.27  # pip offset in crop pixels
+    for u, v in PIPS[4]:
+        assert crop[round(24 + v * h), round(24 + u * h)].mean() < 110
+    assert crop[24, 24].mean() > 180
+
+
+def test_given_a_die_and_its_measured_turn_when_turned_back_then_the_turn_is_undone():
+    # given a die drawn turned 20 degrees clockwise (y points down), and its measured turn
+    image = felt()
+    draw_die(image, (200, 200), 1, side=60, angle=20.0)
+    square = cv2.resize(image[155:245, 155:245], (48, 48), interpolation=cv2.INTER_AREA)
+    turn = tilt(square)
+    # when the picture is turned by it (OpenCV turns counter-clockwise by a positive angle)
+    back = cv2.warpAffine(image, cv2.getRotationMatrix2D((200, 200), turn, 1.0), (640, 640))
+    # then the turn was 20 degrees, and the die now stands upright
+    assert turn == pytest.approx(20.0, abs=2.0)
+    again = cv2.resize(back[155:245, 155:245], (48, 48), interpolation=cv2.INTER_AREA)
+    assert abs(tilt(again)) < 2.0
 
 
 def test_given_a_folder_without_models_when_reader_built_then_it_says_how_to_build(tmp_path):
@@ -253,6 +285,40 @@ def test_given_spots_inside_a_big_one_when_judged_then_only_touching_dice_are_a_
     assert huddled(np.array(shares, np.float32)) is huddle
 
 
+@pytest.mark.parametrize(
+    ("inner", "huddle"),
+    [
+        ([3, 4, 1], True),  # dice of a camera far from the table: a four, a five, a two
+        ([0, 0, 0, 0], False),  # a big die's pips, each read as a one
+        ([0, 5], False),  # one die beside pips is not yet a huddle
+    ],
+)
+def test_given_small_things_inside_a_big_spot_when_read_as_faces_then_only_dice_make_a_huddle(
+    reader, monkeypatch, inner, huddle
+):
+    # given one big spot of the survey (200 px), and inside it small things of 30 px the
+    # finder at full scale found, which the face network reads surely as the given faces
+    centres = np.array([(300.0, 300.0)], np.float32)
+    sides = np.array([200.0], np.float32)
+    found = np.array([(250.0 + 30 * i, 300.0) for i in range(len(inner))], np.float32)
+
+    def finder_sees(*args, **kwargs):
+        return found, np.full(len(inner), 30.0, np.float32), np.ones(len(inner), np.float32)
+
+    def faces_read(crops):
+        probs = np.full((len(crops), BACKGROUND + 1), 0.001)
+        probs[np.arange(len(crops)), inner[: len(crops)]] = 0.99
+        return probs
+
+    monkeypatch.setattr(reader_module, "find_on_board", finder_sees)
+    monkeypatch.setattr(reader, "_run_faces", faces_read)
+    # when the reader asks whether the spot is a huddle of smaller dice
+    image = felt()
+    answer = reader._huddle(image, image, 1.0, centres, sides)
+    # then it is one only when two or more of them are faces other than a one
+    assert answer is huddle
+
+
 @needs_models
 def test_given_a_small_tray_in_a_big_frame_when_read_then_its_dice_are_read(reader):
     # given five dice 40 px wide in a 480 px tray in the middle of a 1920 px frame (under
@@ -351,10 +417,10 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
 
 @needs_models
 def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader):
-    # given a black disc on the felt (a bottle cap), which a first look calls "not a die"
+    # given a grey disc on the felt (a bottle cap), which a first look calls "not a die"
     # without being decisive about it
     image = felt()
-    cv2.circle(image, (320, 320), 25, (40, 40, 40), -1)
+    cv2.circle(image, (320, 320), 25, (90, 90, 90), -1)
     centre = np.array([(320.0, 320.0)], np.float32)
     first = reader._run_faces([face_crop(image, centre[0], 60.0)])
     assert first[0][BACKGROUND] >= 0.5 and first[0].max() < DECISIVE

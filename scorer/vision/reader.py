@@ -10,6 +10,8 @@ with a half-turned and a wider crop voting when one look is not decisive. A surv
 
 from __future__ import annotations
 
+import functools
+import math
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -225,8 +227,8 @@ class Reader:
         A survey at half that scale sees them whole. Its strong spots must be big in the
         median, and those the face network reads surely set the size, so that neither a
         felt's pattern nor a huddle of small dice (one warm spot, mostly read unsure) sends
-        the photo to a smaller scale; nor does a huddle read surely, which the finder at
-        full scale sees as touching dice (``huddled``).
+        the photo to a smaller scale; nor does a huddle read surely, whose dice the finder
+        at full scale sees apart (``_huddle``).
         """
         survey = shrink(small, 0.5)
         level = scale * survey.shape[1] / small.shape[1]
@@ -241,22 +243,42 @@ class Reader:
         if not read.any():
             return 0.0
         side = float(np.median(sides[read]))
-        if side * scale <= BIG_DIE or self._huddle(small, scale, centres[read], sides[read]):
+        if side * scale <= BIG_DIE or self._huddle(image, small, scale, centres[read], sides[read]):
             return 0.0
         return side
 
     def _huddle(
-        self, small: np.ndarray, scale: float, centres: np.ndarray, sides: np.ndarray
+        self,
+        image: np.ndarray,
+        small: np.ndarray,
+        scale: float,
+        centres: np.ndarray,
+        sides: np.ndarray,
     ) -> bool:
         """Whether most of the survey's big spots are huddles of smaller dice, as the
-        finder sees them at full scale (``huddled``)."""
+        finder sees them at full scale.
+
+        Touching dice a third to two thirds of the spot (``huddled``), or dice of a camera
+        far from the table, which the survey sees as one: the finder splits a big die into
+        its pips, which the face network reads as ones, so two things inside read surely
+        as any other face are dice.
+        """
         found, found_sides, _ = find_on_board(self._finder, small, scale, FINDER_INPUT, SURVEY_HEAT)
         if not len(found):
             return False
         huddles = 0
         for (x, y), side in zip(centres, sides, strict=True):
             inside = (np.abs(found[:, 0] - x) < side / 2) & (np.abs(found[:, 1] - y) < side / 2)
-            huddles += huddled(found_sides[inside] / side)
+            if huddled(found_sides[inside] / side):
+                huddles += 1
+            elif inside.sum() >= 2:
+                crops = [
+                    face_crop(image, c, s)
+                    for c, s in zip(found[inside], found_sides[inside], strict=True)
+                ]
+                probs = self._run_faces(crops)[:, :BACKGROUND]
+                dice = (probs.max(1) >= SURVEY_SURE) & (probs.argmax(1) != 0)
+                huddles += int(dice.sum()) >= 2
         return 2 * huddles > len(sides)
 
     def _name_faces(
@@ -433,9 +455,47 @@ def huddled(shares: np.ndarray) -> bool:
 
 
 def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:
-    """A 48x48 crop of 1.5 x the die's side around its centre (edges replicated)."""
+    """A 48x48 crop of 1.5 x the die's side around its centre, turned so that the die's
+    edges run upright: the network then learns four turns of a face, not every angle."""
+    square = _square(image, centre, CROP_SPAN * side, FACE_INPUT)
+    turn = tilt(square)
+    if abs(turn) < 1.0:
+        return square
+    n = round(FACE_INPUT * math.sqrt(2))  # a square's corners stay inside it when turned
+    wide = _square(image, centre, CROP_SPAN * side * n / FACE_INPUT, n)
+    m = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), turn, 1.0)
+    m[:, 2] -= (n - FACE_INPUT) / 2
+    return cv2.warpAffine(
+        wide, m, (FACE_INPUT, FACE_INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+
+
+def tilt(crop: np.ndarray) -> float:
+    """Degrees (-45..45) that turn the edges of the die in the middle of ``crop`` upright.
+
+    A die's outline and a card's print are square: their brightness gradients point four
+    ways, so the fourth power of the gradient, weighted towards the crop's middle, sums to
+    the turn. Round pips add nothing to it, so a pip die is turned by its outline.
+    """
+    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    # (gx + i gy)^4 / |g|^2, in reals: a + ib is the gradient squared
+    a, b = gx * gx - gy * gy, 2 * gx * gy
+    weight = _middle(grey.shape[0]) / (gx * gx + gy * gy + 1e-6)
+    re, im = float(((a * a - b * b) * weight).sum()), float((2 * a * b * weight).sum())
+    return math.degrees(math.atan2(im, re) / 4)
+
+
+@functools.cache
+def _middle(n: int) -> np.ndarray:
+    yy, xx = np.mgrid[:n, :n] - (n - 1) / 2
+    return np.exp(-(xx**2 + yy**2) / (2 * (0.3 * n) ** 2)).astype(np.float32)
+
+
+def _square(image: np.ndarray, centre: Iterable[float], span: float, size: int) -> np.ndarray:
     cx, cy = (float(v) for v in centre)
-    span = max(4.0, CROP_SPAN * float(side))
+    span = max(4.0, span)
     x0, y0 = round(cx - span / 2), round(cy - span / 2)
     n = max(4, round(span))
     h, w = image.shape[:2]
@@ -444,8 +504,8 @@ def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.nda
         image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
         x0, y0 = x0 + pad, y0 + pad
     crop = image[y0 : y0 + n, x0 : x0 + n]
-    interp = cv2.INTER_AREA if n > FACE_INPUT else cv2.INTER_LINEAR
-    return cv2.resize(crop, (FACE_INPUT, FACE_INPUT), interpolation=interp)
+    interp = cv2.INTER_AREA if n > size else cv2.INTER_LINEAR
+    return cv2.resize(crop, (size, size), interpolation=interp)
 
 
 def _die(spot: _Spot, shape: tuple[int, int]) -> Die:

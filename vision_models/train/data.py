@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from scorer.vision.labelled import load_split
-from scorer.vision.reader import CROP_SPAN
+from scorer.vision.reader import CROP_SPAN, tilt
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 PATCH = 112  # cached die patches: side = PATCH_SPAN * die side, resized to PATCH px
@@ -326,14 +326,12 @@ def face_sample(patch: Patch, rng: np.random.Generator, size: int = 48) -> np.nd
     scale = size / crop_side
     angle = rng.uniform(0, 360)
     c = (PATCH / 2 + shift[0], PATCH / 2 + shift[1])
+    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
     m = random_affine(c, angle, scale, (size / 2, size / 2))
-    img = cv2.warpAffine(
-        patch.image,
-        m,
-        (size, size),
-        flags=cv2.INTER_AREA if scale < 1 else 1,
-        borderMode=cv2.BORDER_REPLICATE,
-    )
+    img = cv2.warpAffine(patch.image, m, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    # the reader turns its crops upright by the die's edges, with that measure's own errors
+    m = random_affine(c, angle + tilt(img), scale, (size / 2, size / 2))
+    img = cv2.warpAffine(patch.image, m, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
     if rng.random() < 0.5 and (patch.label < 6 or patch.label == BACKGROUND):
         img = np.ascontiguousarray(img[:, ::-1])  # pip faces read the same mirrored, cards not
     # A real photo already has a real camera's faults; jittering it as hard as a render

@@ -12,7 +12,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from scorer.vision.reader import CROP_SPAN, find_dice, load_net
+from scorer.vision.reader import CROP_SPAN, find_dice, load_net, tilt
 from vision_models.train.data import (
     BACKGROUND,
     PATCH,
@@ -175,6 +175,11 @@ def plain_crops(patches: list[Patch], rotations: int = 4) -> tuple[np.ndarray, n
         cx, cy = PATCH / 2 + dx * span_die, PATCH / 2 + dy * span_die
         m = np.array([[s, 0, FACE_INPUT / 2 - s * cx], [0, s, FACE_INPUT / 2 - s * cy]])
         interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
+        crop = cv2.warpAffine(
+            p.image, m, (FACE_INPUT, FACE_INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE
+        )
+        m = cv2.getRotationMatrix2D((cx, cy), tilt(crop), s)
+        m[:, 2] += np.array([FACE_INPUT / 2, FACE_INPUT / 2]) - (cx, cy)
         crop = cv2.warpAffine(
             p.image, m, (FACE_INPUT, FACE_INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE
         )
