@@ -22,6 +22,7 @@ from vision_models.train.data import (
     cut_patch,
     face_sample,
     finder_sample,
+    random_affine,
 )
 from vision_models.train.nets import FACE_INPUT, FINDER_INPUT, DieFinder, FaceNet
 
@@ -178,8 +179,7 @@ def plain_crops(patches: list[Patch], rotations: int = 4) -> tuple[np.ndarray, n
         crop = cv2.warpAffine(
             p.image, m, (FACE_INPUT, FACE_INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE
         )
-        m = cv2.getRotationMatrix2D((cx, cy), tilt(crop), s)
-        m[:, 2] += np.array([FACE_INPUT / 2, FACE_INPUT / 2]) - (cx, cy)
+        m = random_affine((cx, cy), tilt(crop), s, (FACE_INPUT / 2, FACE_INPUT / 2))
         crop = cv2.warpAffine(
             p.image, m, (FACE_INPUT, FACE_INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE
         )
