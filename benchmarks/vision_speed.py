@@ -3,7 +3,9 @@
 Prints the median and 95th-percentile milliseconds per 640x640 photo with
 ``cv2.setNumThreads(1)`` (decode excluded, as ``Reading.ms``), then the peak RSS of a
 fresh ``scorer read`` process reading one photo. Photos: the tray-multicolor test split
-from ../shared, or rendered throws when ../shared is absent.
+from ../shared (or rendered throws when ../shared is absent), then 30 rendered throws of
+five held-out poker dice, where the court network looks again at every jack, queen and
+king.
 
     .venv/bin/python benchmarks/vision_speed.py [--models DIR]
 
@@ -29,15 +31,19 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "datasets" / "tray-multicolor" / "images" / "test"
 
 
-def photos() -> tuple[str, list[np.ndarray]]:
-    if SHARED.is_dir():
-        paths = sorted(SHARED.iterdir())
-        return f"{len(paths)} tray-multicolor test photos", [cv2.imread(str(p)) for p in paths]
+def photos() -> list[tuple[str, list[np.ndarray]]]:
     from scorer.vision import synth
 
+    rng = np.random.default_rng(5)
+    cards = [synth.render_throw(rng, 5, kind="cards", held_out=True)[0] for _ in range(30)]
+    poker = ("30 rendered throws of 5 held-out poker dice", cards)
+    if SHARED.is_dir():
+        paths = sorted(SHARED.iterdir())
+        tray = [cv2.imread(str(p)) for p in paths]
+        return [(f"{len(paths)} tray-multicolor test photos", tray), poker]
     rng = np.random.default_rng(7)
     frames = [synth.render_throw(rng, 5, kind="mixed")[0] for _ in range(30)]
-    return "30 rendered 640x640 throws of 5 dice", frames
+    return [("30 rendered 640x640 throws of 5 dice", frames), poker]
 
 
 def peak_of_scorer_read(models: Path | None) -> float:
@@ -63,26 +69,26 @@ def peak_of_scorer_read(models: Path | None) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=Path, default=None, help="folder of finder/faces.onnx")
+    parser.add_argument("--models", type=Path, default=None, help="folder of the ONNX files")
     args = parser.parse_args()
     # Memory first: a child's peak RSS counts the pages it shares with this process when
     # forked, so it is measured while this one is small (68 MB), not after it has loaded
     # the photos and a reader (about 175 MB, which the child's figure then showed).
     peak_mb = peak_of_scorer_read(args.models)
     cv2.setNumThreads(1)
-    what, frames = photos()
     reader = Reader(args.models)
-    for frame in frames[:3]:
-        reader.read(frame)  # warm-up
-    ms, dice = [], []
-    for _ in range(2):
-        for frame in frames:
-            t0 = time.perf_counter()
-            reading = reader.read(frame)
-            ms.append((time.perf_counter() - t0) * 1000)
-            dice.append(len(reading.dice))
-    print(f"vision_speed: {what}, 1 OpenCV thread, {np.mean(dice):.1f} dice per photo")
-    print(f"vision_speed: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+    for what, frames in photos():
+        for frame in frames[:3]:
+            reader.read(frame)  # warm-up
+        ms, dice = [], []
+        for _ in range(2):
+            for frame in frames:
+                t0 = time.perf_counter()
+                reading = reader.read(frame)
+                ms.append((time.perf_counter() - t0) * 1000)
+                dice.append(len(reading.dice))
+        print(f"vision_speed: {what}, 1 OpenCV thread, {np.mean(dice):.1f} dice per photo")
+        print(f"vision_speed: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
     print(f"vision_speed: scorer read on one photo: max RSS {peak_mb:.0f} MB")
     return 0
 

@@ -13,15 +13,20 @@ from scorer.vision import Reader, read_votes
 from scorer.vision import reader as reader_module
 from scorer.vision.reader import (
     BACKGROUND,
+    COURT_INPUT,
+    COURT_SPAN,
+    COURTS,
     DECISIVE,
     SURE_DIE,
     ZOOM_OUT,
     BadFrame,
     ModelMissing,
     as_bgr,
+    court_crop,
     default_model_dir,
     face_crop,
     huddled,
+    one_per_die,
     second_guess,
     tilt,
 )
@@ -134,6 +139,24 @@ def test_given_a_turned_die_when_cropped_then_its_edges_run_upright(angle):
     assert crop[24, 24].mean() > 180
 
 
+@pytest.mark.parametrize("angle", [0.0, 21.0, -38.0])
+def test_given_a_turned_die_when_cut_for_the_court_network_then_closer_and_upright(angle):
+    # given a die of four drawn turned by some angle
+    image = felt()
+    draw_die(image, (300, 300), 4, side=50, angle=angle)
+    # when it is cut for the court network
+    crop = court_crop(image, (300, 300), 50)
+    # then the crop is COURT_INPUT px of COURT_SPAN x the side, turned as the face crop is:
+    # the pips sit on its diagonals, the die's white body between them
+    assert crop.shape == (COURT_INPUT, COURT_INPUT, 3)
+    assert abs(tilt(cv2.resize(crop, (48, 48), interpolation=cv2.INTER_AREA))) < 2.5
+    h = COURT_INPUT / COURT_SPAN * 0.27
+    mid = (COURT_INPUT - 1) / 2
+    for u, v in PIPS[4]:
+        assert crop[round(mid + v * h), round(mid + u * h)].mean() < 110
+    assert crop[round(mid), round(mid)].mean() > 180
+
+
 def test_given_a_die_and_its_measured_turn_when_turned_back_then_the_turn_is_undone():
     # given a die drawn turned 20 degrees clockwise (y points down), and its measured turn
     image = felt()
@@ -146,6 +169,31 @@ def test_given_a_die_and_its_measured_turn_when_turned_back_then_the_turn_is_und
     assert turn == pytest.approx(20.0, abs=2.0)
     again = cv2.resize(back[155:245, 155:245], (48, 48), interpolation=cv2.INTER_AREA)
     assert abs(tilt(again)) < 2.0
+
+
+def _spot(x: float, face: int, side: float = 60.0, heat: float = 0.9) -> reader_module._Spot:
+    probs = np.full(BACKGROUND + 1, 0.01)
+    probs[face] = 0.9
+    return reader_module._Spot((x, 100.0), side, heat, probs)
+
+
+@pytest.mark.parametrize(
+    ("second", "kept"),
+    [
+        (_spot(130.0, 11, side=40.0, heat=0.3), 1),  # the ace's faint index, half a side off
+        (_spot(130.0, 11, side=40.0, heat=0.6), 2),  # as close but strong: a leaning die
+        (_spot(160.0, 11, heat=0.3), 2),  # a touching die showing an ace too
+        (_spot(130.0, 10, side=40.0, heat=0.3), 2),  # as close and faint, but a king
+    ],
+)
+def test_given_a_faint_spot_reading_a_stronger_ones_face_when_close_then_one_die(second, kept):
+    # given an ace found at x = 100 (side 60, strongest) and a second spot beside it
+    spots = [_spot(100.0, 11), second]
+    # when each die is to be reported once
+    dice = one_per_die(spots)
+    # then only a faint spot reading the same face within SAME_FACE x the side is the
+    # same die
+    assert len(dice) == kept and dice[0] is spots[0]
 
 
 def test_given_a_folder_without_models_when_reader_built_then_it_says_how_to_build(tmp_path):
@@ -380,8 +428,12 @@ def test_given_a_blank_die_when_read_then_reported_unsure_not_dropped(reader):
 
 
 @needs_models
-def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(reader):
-    # given a blank die (no first look can be sure of it) beside a plain four
+def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
+    reader, monkeypatch
+):
+    # given a blank die (no first look can be sure of it) beside a plain four, and the
+    # court network left out (its own test is below)
+    monkeypatch.setattr(reader, "_name_courts", lambda image, centres, sides, probs: probs)
     image = felt()
     draw_die(image, (320, 320), 1, side=70)
     cv2.circle(image, (320, 320), 8, (235, 235, 235), -1)
@@ -434,6 +486,54 @@ def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader)
         del reader._run_faces
     # then the first look is all it gets
     assert calls == [1]
+
+
+class _CourtNet:
+    """Stands in for the court network: the same shares for every crop of one call (a
+    row of ``shares`` per call), and what it was shown."""
+
+    def __init__(self, shares: list[list[float]]) -> None:
+        self.shares = np.array(shares)
+        self.shown: list[np.ndarray] = []
+
+    def setInput(self, blob: np.ndarray) -> None:
+        self.shown.append(blob)
+
+    def forward(self) -> np.ndarray:
+        return np.tile(self.shares[len(self.shown) - 1], (len(self.shown[-1]), 1))
+
+
+@needs_models
+def test_given_a_die_read_as_a_court_when_named_then_the_court_network_shares_out_the_courts(
+    reader, monkeypatch
+):
+    # given two dice: the face network reads the first a queen (0.6), maybe a king (0.3)
+    # or a jack (0.05), the second a pip four; the court network sees a king in a queen,
+    # though not decisively
+    image = felt()
+    centres = np.array([(200.0, 300.0), (400.0, 300.0)], np.float32)
+    sides = np.array([60.0, 60.0], np.float32)
+    first = np.full((2, BACKGROUND + 1), 0.0)
+    first[0, [8, 9, 10, 12]] = [0.05, 0.6, 0.3, 0.05]
+    first[1, [3, 12]] = [0.999, 0.001]
+    monkeypatch.setattr(reader, "_run_faces", lambda crops: first[: len(crops)].copy())
+    monkeypatch.setattr(reader_module, "DECISIVE", 0.5)  # one look each
+    courts = _CourtNet([[0.1, 0.2, 0.7], [0.1, 0.1, 0.8]])
+    monkeypatch.setattr(reader, "_courts", courts)
+    # when both are named
+    probs = reader._name_faces(image, centres, sides, np.array([0.9, 0.9]))
+    # then only the queen's close crop went to the court network; not decisive (0.7), it
+    # looked at the crop's three other quarter turns too, and shared out the three
+    # courts' 0.95 by the four looks' mean: the die is now a king; nothing else moved
+    crop = court_crop(image, centres[0], 60.0)
+    turns = [np.ascontiguousarray(np.rot90(crop, r)) for r in (1, 2, 3)]
+    assert len(courts.shown) == 2
+    np.testing.assert_array_equal(courts.shown[0], cv2.dnn.blobFromImages([crop], 1.0 / 255.0))
+    np.testing.assert_array_equal(courts.shown[1], cv2.dnn.blobFromImages(turns, 1.0 / 255.0))
+    np.testing.assert_allclose(probs[0, COURTS], 0.95 * np.array([0.1, 0.125, 0.775]))
+    np.testing.assert_allclose(probs[0, BACKGROUND], 0.05)
+    assert int(np.argmax(probs[0])) == 10
+    np.testing.assert_array_equal(probs[1], first[1])
 
 
 def test_given_a_jack_that_may_be_a_king_when_named_then_the_king_is_its_second_guess():

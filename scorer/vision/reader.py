@@ -34,6 +34,15 @@ SIZE_UNIT = 16.0
 PEAK_SHIFT = 0.5
 FACE_INPUT = 48
 CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
+#: A court (J, Q, K) is told by its picture's headwear and a small index, a few pixels in
+#: the face crop: a die read as a court gets a second network's look at COURT_INPUT px,
+#: its crop cut tighter (COURT_SPAN x the side), so the die is half as wide again.
+COURT_INPUT = 64
+COURT_SPAN = 1.3
+COURTS = slice(8, 11)  # classes of the jack, queen and king
+#: one court look is enough above this; otherwise its three other quarter turns vote too
+#: (on held-out renders, as right as four looks for every court at a third of the crops)
+COURT_DECISIVE = 0.95
 BACKGROUND = 12
 #: heat above which a spot is reported as a die even when its face cannot be read
 SURE_DIE = 0.7
@@ -52,6 +61,12 @@ ZOOM_OUT = 1.3
 MAX_DICE = 60
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
+#: ... and so is a faint spot (heat below FAINT) closer than SAME_FACE x the larger side to
+#: a stronger one that reads the same face: the finder sizes a dark die by its bright
+#: print and may find the print's parts (an ace's spade and its index) apart, while two
+#: dice that close (one leaning on the other) each show a strong spot
+SAME_FACE = 0.7
+FAINT = 0.4
 #: a tray region fills the finder's board, up to this x the whole frame's scale: a tray
 #: small in the frame has dice too small for the finder otherwise (and the survey below
 #: brings dice back down where that makes them too big)
@@ -121,12 +136,12 @@ class Reader:
     ) -> None:
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         nets = []
-        for name in ("finder.onnx", "faces.onnx"):
+        for name in ("finder.onnx", "faces.onnx", "courts.onnx"):
             path = folder / name
             if not path.is_file():
                 raise ModelMissing(f"no {name} in {folder}: run `make train` to build it")
             nets.append(load_net(path))
-        self._finder, self._faces = nets
+        self._finder, self._faces, self._courts = nets
         # the survey's own copy of the finder: cv2.dnn re-plans a network whose input
         # size changes, which cost more than the second copy's memory
         self._surveyor = load_net(folder / "finder.onnx")
@@ -220,7 +235,7 @@ class Reader:
             if p[BACKGROUND] >= NOT_A_DIE or (h < SURE_DIE and p[BACKGROUND] >= 0.5):
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
-        return spots, scale
+        return one_per_die(spots), scale
 
     def _big_dice(self, image: np.ndarray, small: np.ndarray, scale: float) -> float:
         """The side (image px) of dice too big for the finder at ``scale``, or 0.
@@ -302,7 +317,32 @@ class Reader:
             more = self._run_faces(looks).reshape(len(unsure), len(TURNS) + 1, -1)
             for j, i in enumerate(unsure):
                 probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
+        return self._name_courts(image, centres, sides, probs)
+
+    def _name_courts(
+        self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray, probs: np.ndarray
+    ) -> np.ndarray:
+        """Dice read as a jack, queen or king: the court network shares out the three's
+        probability between them from its closer crop (and its three other quarter turns,
+        averaged, where one look is not decisive)."""
+        first = probs[:, :BACKGROUND].argmax(1)
+        courts = np.nonzero((first >= COURTS.start) & (first < COURTS.stop))[0]
+        if not len(courts):
+            return probs
+        crops = [court_crop(image, centres[i], sides[i]) for i in courts]
+        shares = self._run_courts(crops)
+        unsure = np.nonzero(shares.max(1) < COURT_DECISIVE)[0]
+        if len(unsure):
+            turns = [np.ascontiguousarray(np.rot90(crops[j], r)) for j in unsure for r in (1, 2, 3)]
+            more = self._run_courts(turns).reshape(len(unsure), 3, -1)
+            shares[unsure] = (shares[unsure] + more.sum(1)) / 4
+        for i, share in zip(courts, shares, strict=True):
+            probs[i, COURTS] = probs[i, COURTS].sum() * share
         return probs
+
+    def _run_courts(self, crops: list[np.ndarray]) -> np.ndarray:
+        self._courts.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
+        return np.array(self._courts.forward(), np.float64).reshape(len(crops), -1)
 
     def _run_faces(self, crops: list[np.ndarray]) -> np.ndarray:
         self._faces.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
@@ -443,6 +483,22 @@ def closer_look(
     return (x0, y0, x1, y1), nearer
 
 
+def one_per_die(spots: list[_Spot]) -> list[_Spot]:
+    """The spots (strongest first) without the faint ones that lie within SAME_FACE x the
+    larger side of a stronger one reading the same face: a second peak on one die's
+    print."""
+    kept: list[_Spot] = []
+    for spot in spots:
+        face = int(np.argmax(spot.probs[:BACKGROUND]))
+        if spot.heat >= FAINT or not any(
+            int(np.argmax(k.probs[:BACKGROUND])) == face
+            and math.dist(k.centre, spot.centre) < SAME_FACE * max(k.side, spot.side)
+            for k in kept
+        ):
+            kept.append(spot)
+    return kept
+
+
 def huddled(shares: np.ndarray) -> bool:
     """Whether spots found inside a bigger one (their sides as shares of its side) are
     the dice of a huddle rather than the pips of one big die.
@@ -462,12 +518,25 @@ def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.nda
     turn = tilt(square)
     if abs(turn) < 1.0:
         return square
-    n = round(FACE_INPUT * math.sqrt(2))  # a square's corners stay inside it when turned
-    wide = _square(image, centre, CROP_SPAN * side * n / FACE_INPUT, n)
+    return _turned(image, centre, CROP_SPAN * side, FACE_INPUT, turn)
+
+
+def court_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:
+    """The court network's crop: COURT_INPUT px of COURT_SPAN x the die's side, turned
+    as the face crop is (the turn measured on the face crop, as in training)."""
+    turn = tilt(_square(image, centre, CROP_SPAN * side, FACE_INPUT))
+    return _turned(image, centre, COURT_SPAN * side, COURT_INPUT, turn)
+
+
+def _turned(
+    image: np.ndarray, centre: Iterable[float], span: float, size: int, turn: float
+) -> np.ndarray:
+    n = round(size * math.sqrt(2))  # a square's corners stay inside it when turned
+    wide = _square(image, centre, span * n / size, n)
     m = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), turn, 1.0)
-    m[:, 2] -= (n - FACE_INPUT) / 2
+    m[:, 2] -= (n - size) / 2
     return cv2.warpAffine(
-        wide, m, (FACE_INPUT, FACE_INPUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+        wide, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
     )
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from scorer.vision.reader import COURT_INPUT, COURT_SPAN
 from vision_models.train import data, fit
 from vision_models.train.nets import FACE_INPUT, FINDER_INPUT
 
@@ -30,12 +31,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--faces-steps", type=int, default=15000)
     parser.add_argument("--rendered", type=int, default=2000, help="rendered throws to use")
     parser.add_argument("--out", type=Path, default=OUT)
-    parser.add_argument("--only", choices=("finder", "faces"), default=None)
+    parser.add_argument("--courts-steps", type=int, default=4000)
+    parser.add_argument(
+        "--court-throws",
+        type=int,
+        default=3000,
+        help="rendered poker-dice throws added for the court network",
+    )
+    parser.add_argument("--only", choices=("finder", "faces", "courts"), default=None)
     parser.add_argument(
         "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
     )
     parser.add_argument(
         "--faces-seed", type=int, default=2, help="the face stage's seed, added to SEED"
+    )
+    parser.add_argument(
+        "--courts-seed", type=int, default=3, help="the court stage's seed, added to SEED"
     )
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
@@ -136,10 +147,63 @@ def main(argv: list[str] | None = None) -> int:
             "held_out_crops": len(y),
             "onnx_max_diff": diff,
         }
+    if args.only in (None, "courts"):
+        if not finder_path.is_file():
+            parser.error(f"no {finder_path}: train the finder first (leave out --only)")
+        report["courts"] = train_courts(args, ren_fit, ren_hold, log)
     report["minutes"] = round((time.time() - t_start) / 60, 1)
     (args.out / "train_report.json").write_text(json.dumps(report, indent=2) + "\n")
     log("done")
     return 0
+
+
+def train_courts(
+    args: argparse.Namespace,
+    ren_fit: list[data.Photo],
+    ren_hold: list[data.Photo],
+    log: fit.Log,
+) -> dict[str, object]:
+    """The court network's stage: jacks, queens and kings of rendered throws (no real
+    photo shows a poker die), crops cut where the reader's finder sees them."""
+    rng = np.random.default_rng(SEED + args.courts_seed)
+    extra = data.load_rendered(args.court_throws, SEED + 4, kinds=("cards",))
+    order = rng.permutation(len(extra))
+    cut = len(extra) // 8
+    photos = ren_fit + [extra[i] for i in order[cut:]]
+    hold_photos = ren_hold + [extra[i] for i in order[:cut]]
+    finder_path = args.out / "finder.onnx"
+    views, _ = fit.reader_view(finder_path, photos, per_photo=0)
+    patches = [q for p, v in zip(photos, views, strict=True) for q in data.court_patches(p, v)]
+    hold_views, _ = fit.reader_view(finder_path, hold_photos, per_photo=0)
+    hold = [
+        q for p, v in zip(hold_photos, hold_views, strict=True) for q in data.court_patches(p, v)
+    ]
+    log(f"court patches: {len(patches)} from {len(photos)} throws, {len(hold)} held out")
+    courts = fit.train_courts(patches, args.courts_steps, rng, log)
+    x, y = fit.plain_crops(hold, rotations=4, span=COURT_SPAN, size=COURT_INPUT)
+    logits = fit.logits_of(courts, x)
+    temperature = fit.fit_temperature(logits, np.repeat(y, 4))
+    probs = np.exp(logits / temperature)
+    probs = (probs / probs.sum(1, keepdims=True)).reshape(len(y), 4, -1).mean(1)
+    acc = float((probs.argmax(1) == y).mean())
+    log(f"held-out courts: {len(y)}, accuracy (4-rotation vote) {acc:.4f}, T={temperature:.2f}")
+    path = args.out / "courts.onnx"
+    diff = fit.export(
+        fit.Calibrated(courts, temperature),
+        path,
+        (4, 3, COURT_INPUT, COURT_INPUT),
+        ("crop", "probs"),
+    )
+    log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
+    return {
+        "steps": args.courts_steps,
+        "throws": len(photos) + len(hold_photos),
+        "patches": len(patches),
+        "temperature": temperature,
+        "held_out_crop_accuracy": acc,
+        "held_out_crops": len(y),
+        "onnx_max_diff": diff,
+    }
 
 
 if __name__ == "__main__":

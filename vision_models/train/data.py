@@ -15,12 +15,14 @@ import cv2
 import numpy as np
 
 from scorer.vision.labelled import load_split
-from scorer.vision.reader import CROP_SPAN, tilt
+from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN, FACE_INPUT, tilt
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 PATCH = 112  # cached die patches: side = PATCH_SPAN * die side, resized to PATCH px
 PATCH_SPAN = 3.0
+COURT_PATCH = 192  # the court network's patches: a die 64 px wide, its crops' full detail
 BACKGROUND = 12
+COURTS = (8, 9, 10)  # classes of the jack, queen and king
 
 
 @dataclass
@@ -93,7 +95,12 @@ def load_crops() -> list[Photo]:
     return photos
 
 
-def load_rendered(n_images: int, seed: int, families: list[str] | None = None) -> list[Photo]:
+def load_rendered(
+    n_images: int,
+    seed: int,
+    families: list[str] | None = None,
+    kinds: tuple[str, ...] = ("cards", "mixed", "pips", "cards"),
+) -> list[Photo]:
     """Throws drawn by ``scorer.vision.synth`` (pips, cards and mixed), if it is there.
 
     By default half the throws use freshly randomised art (``family="random"``), half the
@@ -105,7 +112,6 @@ def load_rendered(n_images: int, seed: int, families: list[str] | None = None) -
         return []
     rng = np.random.default_rng(seed)
     fams: list[str | None] = list(families) if families is not None else [synth.RANDOM, None]
-    kinds = ("cards", "mixed", "pips", "cards")
     photos = []
     for i in range(n_images):
         kind = kinds[i % len(kinds)]
@@ -259,12 +265,22 @@ class Patch:
     seen: tuple[float, float, float] | None = None
 
 
-def cut_patch(image: np.ndarray, centre: np.ndarray, side: float) -> np.ndarray:
+def cut_patch(image: np.ndarray, centre: np.ndarray, side: float, size: int = PATCH) -> np.ndarray:
     span = PATCH_SPAN * side
-    s = PATCH / span
-    m = np.array([[s, 0, PATCH / 2 - s * centre[0]], [0, s, PATCH / 2 - s * centre[1]]])
+    s = size / span
+    m = np.array([[s, 0, size / 2 - s * centre[0]], [0, s, size / 2 - s * centre[1]]])
     interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-    return cv2.warpAffine(image, m, (PATCH, PATCH), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+    return cv2.warpAffine(image, m, (size, size), flags=interp, borderMode=cv2.BORDER_REPLICATE)
+
+
+def court_patches(photo: Photo, seen: np.ndarray | None = None) -> list[Patch]:
+    """The jacks, queens and kings of a photo at COURT_PATCH px, labelled 0..2."""
+    out = []
+    for i in np.nonzero(np.isin(photo.classes, COURTS))[0]:
+        v = None if seen is None or np.isnan(seen[i]).any() else tuple(map(float, seen[i]))
+        image = cut_patch(photo.image, photo.centres[i], float(photo.sides[i]), COURT_PATCH)
+        out.append(Patch(image, int(photo.classes[i]) - COURTS[0], photo.source, v))  # type: ignore[arg-type]
+    return out
 
 
 def patches_of(
@@ -309,29 +325,59 @@ def patches_of(
     return out
 
 
-def face_sample(patch: Patch, rng: np.random.Generator, size: int = 48) -> np.ndarray:
-    """A 48x48 crop as the reader cuts it, with its errors.
-
-    Mostly where the reader's finder saw the die (its own offset and size, jittered a
-    little), otherwise 1.25-1.8 x the die's side, off-centre by about a tenth of it.
-    """
-    span_die = PATCH / PATCH_SPAN
+def _reader_cut(patch: Patch, rng: np.random.Generator) -> tuple[tuple[float, float], float]:
+    """Where the reader would centre its crop in the patch, and the die's side it would
+    measure (patch px): mostly where its finder saw the die (its own offset and size,
+    jittered a little), otherwise off-centre by about a tenth of a side and sized
+    0.83-1.2 x."""
+    span_die = patch.image.shape[0] / PATCH_SPAN
     if patch.seen is not None and rng.random() < READER_VIEW_SHARE:
         dx, dy, ratio = patch.seen
         shift = (np.array([dx, dy]) + rng.normal(0, 0.03, 2)) * span_die
-        crop_side = span_die * float(np.clip(CROP_SPAN * ratio * rng.uniform(0.95, 1.05), 1.0, 2.8))
+        ratio = float(np.clip(ratio * rng.uniform(0.95, 1.05), 1.0 / CROP_SPAN, 2.8 / CROP_SPAN))
+        side = span_die * ratio
     else:
-        crop_side = span_die * rng.uniform(1.25, 1.8)
+        side = span_die * rng.uniform(1.25, 1.8) / CROP_SPAN
         shift = rng.normal(0, 0.09, 2) * span_die
-    scale = size / crop_side
-    angle = rng.uniform(0, 360)
-    c = (PATCH / 2 + shift[0], PATCH / 2 + shift[1])
+    n = patch.image.shape[0]
+    return (n / 2 + shift[0], n / 2 + shift[1]), side
+
+
+def upright(
+    patch: Patch, c: tuple[float, float], side: float, angle: float, span: float, size: int
+) -> np.ndarray:
+    """The crop the reader cuts at ``angle`` (degrees, the die's turn in the photo): the
+    turn it then takes from the face crop's edges (``tilt``), with that measure's errors."""
+    scale = FACE_INPUT / (CROP_SPAN * side)
     flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-    m = random_affine(c, angle, scale, (size / 2, size / 2))
-    img = cv2.warpAffine(patch.image, m, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
-    # the reader turns its crops upright by the die's edges, with that measure's own errors
-    m = random_affine(c, angle + tilt(img), scale, (size / 2, size / 2))
-    img = cv2.warpAffine(patch.image, m, (size, size), flags=flags, borderMode=cv2.BORDER_REPLICATE)
+    m = random_affine(c, angle, scale, (FACE_INPUT / 2, FACE_INPUT / 2))
+    look = cv2.warpAffine(
+        patch.image, m, (FACE_INPUT, FACE_INPUT), flags=flags, borderMode=cv2.BORDER_REPLICATE
+    )
+    scale = size / (span * side)
+    flags = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    m = random_affine(c, angle + tilt(look), scale, (size / 2, size / 2))
+    border = cv2.BORDER_REPLICATE
+    return cv2.warpAffine(patch.image, m, (size, size), flags=flags, borderMode=border)
+
+
+def court_sample(patch: Patch, rng: np.random.Generator) -> np.ndarray:
+    """A court crop as the reader cuts it, in any colours: the rank is in the picture's
+    shapes and the index, never its inks (each maker colours its courts its own way)."""
+    c, side = _reader_cut(patch, rng)
+    img = upright(patch, c, side, rng.uniform(0, 360), COURT_SPAN, COURT_INPUT)
+    img = img[:, :, rng.permutation(3)]
+    if rng.random() < 0.2:
+        img = cv2.cvtColor(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    elif rng.random() < 0.3:
+        img = 255 - img  # dark ink on light dice and light ink on dark dice
+    return degrade(colour_jitter(img, rng), rng, scale=0.7)
+
+
+def face_sample(patch: Patch, rng: np.random.Generator, size: int = 48) -> np.ndarray:
+    """A 48x48 crop as the reader cuts it, with its errors (``_reader_cut``)."""
+    c, side = _reader_cut(patch, rng)
+    img = upright(patch, c, side, rng.uniform(0, 360), CROP_SPAN, size)
     if rng.random() < 0.5 and (patch.label < 6 or patch.label == BACKGROUND):
         img = np.ascontiguousarray(img[:, ::-1])  # pip faces read the same mirrored, cards not
     # A real photo already has a real camera's faults; jittering it as hard as a render

@@ -6,27 +6,37 @@ import math
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TypeVar
 
 import cv2
 import numpy as np
 import torch
 from torch import nn
 
-from scorer.vision.reader import CROP_SPAN, find_dice, load_net, tilt
+from scorer.vision.reader import CROP_SPAN, find_dice, load_net
 from vision_models.train.data import (
     BACKGROUND,
-    PATCH,
     PATCH_SPAN,
     Patch,
     Photo,
+    court_sample,
     cut_patch,
     face_sample,
     finder_sample,
-    random_affine,
+    upright,
 )
-from vision_models.train.nets import FACE_INPUT, FINDER_INPUT, DieFinder, FaceNet
+from vision_models.train.nets import (
+    COURT_CLASSES,
+    FACE_CLASSES,
+    FACE_INPUT,
+    FINDER_INPUT,
+    CourtNet,
+    DieFinder,
+    FaceNet,
+)
 
 Log = Callable[[str], None]
+N = TypeVar("N", bound=nn.Module)
 
 
 def to_tensor(images: Sequence[np.ndarray]) -> torch.Tensor:
@@ -114,14 +124,14 @@ def reader_view(
         typical = float(np.median(photo.sides)) if len(photo.sides) else 32.0
         taken = 0
         for j in np.nonzero(~used)[0]:  # strongest first
+            if taken >= per_photo:
+                break
             d = np.hypot(*(photo.centres - centres[j]).T) / photo.sides
             if len(d) and d.min() < 0.6:
                 continue  # a second peak on a labelled die: neither a die nor clearly not
             side = float(sides[j]) if 0.3 * typical < sides[j] < 3 * typical else typical
             negatives.append(Patch(cut_patch(photo.image, centres[j], side), BACKGROUND, "hard"))
             taken += 1
-            if taken >= per_photo:
-                break
     return views, negatives
 
 
@@ -134,14 +144,36 @@ def has_bf16() -> bool:
 
 def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log: Log) -> FaceNet:
     """Fit the face classifier with class-balanced batches of augmented crops."""
-    net = FaceNet().to(memory_format=torch.channels_last)
+    net = FaceNet()
+    return train_classifier(net, patches, face_sample, FACE_CLASSES, steps, rng, log, "faces")
+
+
+def train_courts(patches: list[Patch], steps: int, rng: np.random.Generator, log: Log) -> CourtNet:
+    """Fit the court network (jack, queen, king) on the courts' close crops."""
+    net = CourtNet()
+    return train_classifier(net, patches, court_sample, COURT_CLASSES, steps, rng, log, "courts")
+
+
+def train_classifier(
+    net: N,
+    patches: list[Patch],
+    sample: Callable[[Patch, np.random.Generator], np.ndarray],
+    classes: int,
+    steps: int,
+    rng: np.random.Generator,
+    log: Log,
+    name: str,
+) -> N:
+    """Class-balanced batches of 128 augmented crops, AdamW with a one-cycle schedule,
+    under bfloat16 autocast where the CPU does it in hardware."""
+    net = net.to(memory_format=torch.channels_last)
     bf16 = has_bf16()
-    log(f"faces: bfloat16 autocast {'on' if bf16 else 'off'}")
+    log(f"{name}: bfloat16 autocast {'on' if bf16 else 'off'}")
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
     labels = np.array([p.label for p in patches])
-    by_class = [np.nonzero(labels == k)[0] for k in range(13)]
-    present = [k for k in range(13) if len(by_class[k])]
+    by_class = [np.nonzero(labels == k)[0] for k in range(classes)]
+    present = [k for k in range(classes) if len(by_class[k])]
     batch = 128
     t0 = time.time()
     run = 0.0
@@ -149,7 +181,7 @@ def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log:
     for step in range(steps):
         ks = rng.choice(present, size=batch)
         idx = [by_class[k][rng.integers(len(by_class[k]))] for k in ks]
-        x = to_tensor([face_sample(patches[i], rng) for i in idx])
+        x = to_tensor([sample(patches[i], rng) for i in idx])
         x = x.contiguous(memory_format=torch.channels_last)
         y = torch.from_numpy(labels[idx])
         net.train()
@@ -161,28 +193,26 @@ def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log:
         sched.step()
         run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
         if step % 100 == 0 or step == steps - 1:
-            log(f"faces step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
+            log(f"{name} step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
     return net.to(memory_format=torch.contiguous_format).eval()
 
 
-def plain_crops(patches: list[Patch], rotations: int = 4) -> tuple[np.ndarray, np.ndarray]:
-    """Unaugmented 48x48 crops as the reader cuts them (where its finder saw the die, else
-    1.5 x the side around the label's centre), x4 rotations."""
-    span_die = PATCH / PATCH_SPAN
+def plain_crops(
+    patches: list[Patch],
+    rotations: int = 4,
+    span: float = CROP_SPAN,
+    size: int = FACE_INPUT,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Unaugmented crops as the reader cuts them (where its finder saw the die, else
+    around the label's centre at its side), x4 rotations: 48x48 face crops of 1.5 x the
+    side by default."""
     crops = []
     for p in patches:
+        span_die = p.image.shape[0] / PATCH_SPAN
         dx, dy, ratio = p.seen if p.seen is not None else (0.0, 0.0, 1.0)
-        s = FACE_INPUT / (CROP_SPAN * ratio * span_die)
-        cx, cy = PATCH / 2 + dx * span_die, PATCH / 2 + dy * span_die
-        m = np.array([[s, 0, FACE_INPUT / 2 - s * cx], [0, s, FACE_INPUT / 2 - s * cy]])
-        interp = cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR
-        crop = cv2.warpAffine(
-            p.image, m, (FACE_INPUT, FACE_INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE
-        )
-        m = random_affine((cx, cy), tilt(crop), s, (FACE_INPUT / 2, FACE_INPUT / 2))
-        crop = cv2.warpAffine(
-            p.image, m, (FACE_INPUT, FACE_INPUT), flags=interp, borderMode=cv2.BORDER_REPLICATE
-        )
+        n = p.image.shape[0]
+        centre = (n / 2 + dx * span_die, n / 2 + dy * span_die)
+        crop = upright(p, centre, ratio * span_die, 0.0, span, size)
         crops.extend(np.ascontiguousarray(np.rot90(crop, r)) for r in range(rotations))
     return np.stack(crops), np.array([p.label for p in patches])
 
@@ -208,9 +238,9 @@ def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
 
 
 class Calibrated(nn.Module):
-    """The face net with its temperature and softmax baked in, for export."""
+    """A classifier with its temperature and softmax baked in, for export."""
 
-    def __init__(self, net: FaceNet, temperature: float) -> None:
+    def __init__(self, net: nn.Module, temperature: float) -> None:
         super().__init__()
         self.net = net
         self.t = temperature

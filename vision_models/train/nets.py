@@ -3,7 +3,8 @@
 ``DieFinder`` is a CenterNet-style fully convolutional detector: a 320x320 letterboxed
 frame in, a centre heatmap and a die side (both at stride 4) out. ``FaceNet`` names the
 top face of one die from a 48x48 crop cut from the full-resolution frame: 12 faces
-(pips 1..6, cards 9..A) and a "not a die" class.
+(pips 1..6, cards 9..A) and a "not a die" class. ``CourtNet`` looks again, at 64x64 and
+closer, at a die the face network read as a jack, queen or king.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ FINDER_INPUT = 320
 FINDER_STRIDE = 4
 FACE_INPUT = 48
 FACE_CLASSES = 13  # 0..5 pips 1..6, 6..11 cards 9..A, 12 not a die
+COURT_INPUT = 64
+COURT_CLASSES = 3  # jack, queen, king
 #: die side in the finder's input pixels = exp(size_out) * SIZE_UNIT
 SIZE_UNIT = 16.0
 
@@ -66,6 +69,43 @@ class DieFinder(nn.Module):
         if self.export_mode:
             return torch.cat([torch.sigmoid(out[:, :1]), out[:, 1:]], dim=1)
         return out
+
+
+def classifier(widths: tuple[int, int, int, int], classes: int) -> nn.Sequential:
+    """One 3x3 convolution at full size, then two at each of three halvings, pooled."""
+    a, b, c, d = widths
+    return nn.Sequential(
+        conv(3, a),
+        nn.MaxPool2d(2),
+        conv(a, b),
+        conv(b, b),
+        nn.MaxPool2d(2),
+        conv(b, c),
+        conv(c, c),
+        nn.MaxPool2d(2),
+        conv(c, d),
+        conv(d, d),
+        nn.AdaptiveAvgPool2d(1),
+        nn.Flatten(),
+        nn.Dropout(0.2),
+        nn.Linear(d, classes),
+    )
+
+
+class CourtNet(nn.Module):
+    """Jack, queen or king, from a 64x64 crop of 1.3x the die's side (3 logits).
+
+    The face network's shape at a third more pixels a side: a court's headwear and index
+    are the few pixels that tell it, and only the dice read as courts pay for them
+    (about 44 M multiply-adds a crop).
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.layers = classifier((16, 32, 64, 128), COURT_CLASSES)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.layers(x)
 
 
 class FaceNet(nn.Module):
