@@ -17,6 +17,8 @@ from scorer.vision.reader import (
     COURT_SPAN,
     COURTS,
     DECISIVE,
+    FAINT,
+    SAME_FACE,
     SURE_DIE,
     ZOOM_OUT,
     BadFrame,
@@ -26,7 +28,6 @@ from scorer.vision.reader import (
     default_model_dir,
     face_crop,
     huddled,
-    one_per_die,
     second_guess,
     tilt,
 )
@@ -178,22 +179,38 @@ def _spot(x: float, face: int, side: float = 60.0, heat: float = 0.9) -> reader_
 
 
 @pytest.mark.parametrize(
-    ("second", "kept"),
+    ("second", "between", "kept"),
     [
-        (_spot(130.0, 11, side=40.0, heat=0.3), 1),  # the ace's faint index, half a side off
-        (_spot(130.0, 11, side=40.0, heat=0.6), 2),  # as close but strong: a leaning die
-        (_spot(160.0, 11, heat=0.3), 2),  # a touching die showing an ace too
-        (_spot(130.0, 10, side=40.0, heat=0.3), 2),  # as close and faint, but a king
+        (_spot(130.0, 11, side=40.0, heat=0.3), 0.0, 1),  # the ace's faint index
+        (_spot(130.0, 11, side=40.0, heat=0.6), 0.99, 1),  # strong, but one ace between
+        (_spot(130.0, 11, side=40.0, heat=0.6), 0.1, 2),  # strong, nothing between: leaning
+        (_spot(160.0, 11, heat=0.3), 0.99, 2),  # a touching die showing an ace too
+        (_spot(130.0, 10, side=40.0, heat=0.3), 0.99, 2),  # close and faint, but a king
     ],
 )
-def test_given_a_faint_spot_reading_a_stronger_ones_face_when_close_then_one_die(second, kept):
-    # given an ace found at x = 100 (side 60, strongest) and a second spot beside it
+def test_given_a_spot_beside_a_stronger_one_reading_its_face_when_one_die_then_reported_once(
+    reader, monkeypatch, second, between, kept
+):
+    # given an ace found at x = 100 (side 60, strongest) and a second spot beside it,
+    # and what a crop centred between them reads as an ace
     spots = [_spot(100.0, 11), second]
+    looks = []
+
+    def faces_read(crops):
+        looks.append(crops)
+        probs = np.full((len(crops), BACKGROUND + 1), 0.0)
+        probs[:, 11] = between
+        return probs
+
+    monkeypatch.setattr(reader, "_run_faces", faces_read)
     # when each die is to be reported once
-    dice = one_per_die(spots)
-    # then only a faint spot reading the same face within SAME_FACE x the side is the
-    # same die
+    dice = reader._one_per_die(felt(), spots)
+    # then a spot reading the same face within SAME_FACE x the side is the same die when
+    # it is faint or a crop between the two reads one ace whole; only a strong spot
+    # that close needed that look
     assert len(dice) == kept and dice[0] is spots[0]
+    close = second.probs.argmax() == 11 and second.centre[0] - 100.0 < SAME_FACE * 60
+    assert len(looks) == int(close and second.heat >= FAINT)
 
 
 def test_given_a_folder_without_models_when_reader_built_then_it_says_how_to_build(tmp_path):

@@ -61,12 +61,15 @@ ZOOM_OUT = 1.3
 MAX_DICE = 60
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
-#: ... and so is a faint spot (heat below FAINT) closer than SAME_FACE x the larger side to
-#: a stronger one that reads the same face: the finder sizes a dark die by its bright
-#: print and may find the print's parts (an ace's spade and its index) apart, while two
-#: dice that close (one leaning on the other) each show a strong spot
-SAME_FACE = 0.7
+#: A spot closer than SAME_FACE x the larger side to a stronger one that reads the same
+#: face may be a second peak on one die: the finder sizes a dark die by its bright print
+#: and may find the print's parts (an ace's spade and its index) apart. It is, if it is
+#: faint (heat below FAINT; a die leaning on another shows a strong spot of its own) or
+#: if a crop centred between the two, wide enough for both, reads that face at least
+#: WHOLE surely (one die seen whole; between two dice it reads nothing surely).
+SAME_FACE = 0.8
 FAINT = 0.4
+WHOLE = 0.9
 #: a tray region fills the finder's board, up to this x the whole frame's scale: a tray
 #: small in the frame has dice too small for the finder otherwise (and the survey below
 #: brings dice back down where that makes them too big)
@@ -235,7 +238,33 @@ class Reader:
             if p[BACKGROUND] >= NOT_A_DIE or (h < SURE_DIE and p[BACKGROUND] >= 0.5):
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
-        return one_per_die(spots), scale
+        return self._one_per_die(image, spots), scale
+
+    def _one_per_die(self, image: np.ndarray, spots: list[_Spot]) -> list[_Spot]:
+        """The spots (strongest first) without second peaks on a die already found."""
+        kept: list[_Spot] = []
+        for spot in spots:
+            face = int(np.argmax(spot.probs[:BACKGROUND]))
+            twin = next(
+                (
+                    k
+                    for k in kept
+                    if int(np.argmax(k.probs[:BACKGROUND])) == face
+                    and math.dist(k.centre, spot.centre) < SAME_FACE * max(k.side, spot.side)
+                ),
+                None,
+            )
+            if twin is None or not self._one_die(image, twin, spot, face):
+                kept.append(spot)
+        return kept
+
+    def _one_die(self, image: np.ndarray, strong: _Spot, faint: _Spot, face: int) -> bool:
+        if faint.heat < FAINT:
+            return True
+        (x0, y0), (x1, y1) = strong.centre, faint.centre
+        side = max(strong.side, faint.side) + math.dist(strong.centre, faint.centre)
+        probs = self._run_faces([face_crop(image, ((x0 + x1) / 2, (y0 + y1) / 2), side)])
+        return bool(probs[0, face] >= WHOLE)
 
     def _big_dice(self, image: np.ndarray, small: np.ndarray, scale: float) -> float:
         """The side (image px) of dice too big for the finder at ``scale``, or 0.
@@ -481,22 +510,6 @@ def closer_look(
     if nearer < CLOSER * scale:
         return None
     return (x0, y0, x1, y1), nearer
-
-
-def one_per_die(spots: list[_Spot]) -> list[_Spot]:
-    """The spots (strongest first) without the faint ones that lie within SAME_FACE x the
-    larger side of a stronger one reading the same face: a second peak on one die's
-    print."""
-    kept: list[_Spot] = []
-    for spot in spots:
-        face = int(np.argmax(spot.probs[:BACKGROUND]))
-        if spot.heat >= FAINT or not any(
-            int(np.argmax(k.probs[:BACKGROUND])) == face
-            and math.dist(k.centre, spot.centre) < SAME_FACE * max(k.side, spot.side)
-            for k in kept
-        ):
-            kept.append(spot)
-    return kept
 
 
 def huddled(shares: np.ndarray) -> bool:
