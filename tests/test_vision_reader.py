@@ -199,7 +199,7 @@ def test_given_a_spot_beside_a_stronger_one_reading_its_face_when_one_die_then_r
     def faces_read(crops):
         looks.append(crops)
         probs = np.full((len(crops), BACKGROUND + 1), 0.0)
-        probs[:, 11] = between
+        probs[:, spots[0].probs.argmax()] = between
         return probs
 
     monkeypatch.setattr(reader, "_run_faces", faces_read)
@@ -211,6 +211,19 @@ def test_given_a_spot_beside_a_stronger_one_reading_its_face_when_one_die_then_r
     assert len(dice) == kept and dice[0] is spots[0]
     close = second.probs.argmax() == 11 and second.centre[0] - 100.0 < SAME_FACE * 60
     assert len(looks) == int(close and second.heat >= FAINT)
+
+
+def test_given_two_close_spots_reading_one_pip_face_when_reported_then_both_are_dice(
+    reader, monkeypatch
+):
+    # given a three found at x = 100 and a faint three 0.5 of a side beside it (two small
+    # dice side by side), and a crop between them that would read a three whole
+    spots = [_spot(100.0, 2), _spot(130.0, 2, side=40.0, heat=0.3)]
+    three = np.eye(BACKGROUND + 1)[2]
+    monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(three, (len(crops), 1)))
+    # when each die is to be reported once, then both are: a pip face's print is not in
+    # parts that the finder finds apart
+    assert reader._one_per_die(felt(), spots) == spots
 
 
 def test_given_a_folder_without_models_when_reader_built_then_it_says_how_to_build(tmp_path):

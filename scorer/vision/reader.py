@@ -39,6 +39,7 @@ CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
 #: its crop cut tighter (COURT_SPAN x the side), so the die is half as wide again.
 COURT_INPUT = 64
 COURT_SPAN = 1.3
+CARDS = 6  # classes from here on are card faces (9 10 J Q K A), then "not a die"
 COURTS = slice(8, 11)  # classes of the jack, queen and king
 #: one court look is enough above this; otherwise its three other quarter turns vote too
 #: (on held-out renders, as right as four looks for every court at a third of the crops)
@@ -62,11 +63,12 @@ MAX_DICE = 60
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
 #: A spot closer than SAME_FACE x the larger side to a stronger one that reads the same
-#: face may be a second peak on one die: the finder sizes a dark die by its bright print
-#: and may find the print's parts (an ace's spade and its index) apart. It is, if it is
-#: faint (heat below FAINT; a die leaning on another shows a strong spot of its own) or
-#: if a crop centred between the two, wide enough for both, reads that face at least
-#: WHOLE surely (one die seen whole; between two dice it reads nothing surely).
+#: card face may be a second peak on one die: the finder sizes a dark die by its bright
+#: print and may find the print's parts (an ace's spade and its index, a court's picture
+#: and its rank) apart. It is, if it is faint (heat below FAINT; a die leaning on another
+#: shows a strong spot of its own) or if a crop centred between the two, wide enough for
+#: both, reads that face at least WHOLE surely (one die seen whole). Pip faces are left
+#: alone: two small threes side by side read as one three from between them.
 SAME_FACE = 0.8
 FAINT = 0.4
 WHOLE = 0.9
@@ -241,7 +243,7 @@ class Reader:
         return self._one_per_die(image, spots), scale
 
     def _one_per_die(self, image: np.ndarray, spots: list[_Spot]) -> list[_Spot]:
-        """The spots (strongest first) without second peaks on a die already found."""
+        """The spots (strongest first) without second peaks on a card die already found."""
         kept: list[_Spot] = []
         for spot in spots:
             face = int(np.argmax(spot.probs[:BACKGROUND]))
@@ -249,7 +251,7 @@ class Reader:
                 (
                     k
                     for k in kept
-                    if int(np.argmax(k.probs[:BACKGROUND])) == face
+                    if int(np.argmax(k.probs[:BACKGROUND])) == face >= CARDS
                     and math.dist(k.centre, spot.centre) < SAME_FACE * max(k.side, spot.side)
                 ),
                 None,
