@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from scorer.vision.reader import COURT_INPUT, COURT_SPAN
+from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN
 from vision_models.train import data, fit
 from vision_models.train.nets import FACE_INPUT, FINDER_INPUT
 
@@ -125,29 +125,14 @@ def main(argv: list[str] | None = None) -> int:
         log(f"face patches: {len(patches)} + {len(hard)} hard negatives")
         faces = fit.train_faces(patches + hard, args.faces_steps, rng, log)
         hold = [q for p in hold_photos for q in data.patches_of(p, rng, seen=seen[id(p)])]
-        x, y = fit.plain_crops(hold, rotations=4)
-        logits = fit.logits_of(faces, x)
-        temperature = fit.fit_temperature(logits, np.repeat(y, 4))
-        probs = np.exp(logits / temperature)
-        probs = (probs / probs.sum(1, keepdims=True)).reshape(len(y), 4, -1).mean(1)
-        acc = float((probs.argmax(1) == y).mean())
-        log(f"held-out crops: {len(y)}, accuracy (4-rotation vote) {acc:.4f}, T={temperature:.2f}")
-        path = args.out / "faces.onnx"
-        diff = fit.export(
-            fit.Calibrated(faces, temperature),
-            path,
-            (4, 3, FACE_INPUT, FACE_INPUT),
-            ("crop", "probs"),
+        figures = fit.calibrate_and_export(
+            faces, hold, args.out / "faces.onnx", CROP_SPAN, FACE_INPUT, log
         )
-        log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
         report["faces"] = {
             "steps": args.faces_steps,
             "patches": len(patches),
             "hard_negatives": len(hard),
-            "temperature": temperature,
-            "held_out_crop_accuracy": acc,
-            "held_out_crops": len(y),
-            "onnx_max_diff": diff,
+            **figures,
         }
     if args.only in (None, "courts"):
         if not finder_path.is_file():
@@ -188,29 +173,14 @@ def train_courts(
     ]
     log(f"court patches: {len(patches)} from {len(photos)} throws, {len(hold)} held out")
     courts = fit.train_courts(patches, args.courts_steps, rng, log)
-    x, y = fit.plain_crops(hold, rotations=4, span=COURT_SPAN, size=COURT_INPUT)
-    logits = fit.logits_of(courts, x)
-    temperature = fit.fit_temperature(logits, np.repeat(y, 4))
-    probs = np.exp(logits / temperature)
-    probs = (probs / probs.sum(1, keepdims=True)).reshape(len(y), 4, -1).mean(1)
-    acc = float((probs.argmax(1) == y).mean())
-    log(f"held-out courts: {len(y)}, accuracy (4-rotation vote) {acc:.4f}, T={temperature:.2f}")
-    path = args.out / "courts.onnx"
-    diff = fit.export(
-        fit.Calibrated(courts, temperature),
-        path,
-        (4, 3, COURT_INPUT, COURT_INPUT),
-        ("crop", "probs"),
+    figures = fit.calibrate_and_export(
+        courts, hold, args.out / "courts.onnx", COURT_SPAN, COURT_INPUT, log
     )
-    log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
     return {
         "steps": args.courts_steps,
         "throws": len(photos) + len(hold_photos),
         "patches": len(patches),
-        "temperature": temperature,
-        "held_out_crop_accuracy": acc,
-        "held_out_crops": len(y),
-        "onnx_max_diff": diff,
+        **figures,
     }
 
 
