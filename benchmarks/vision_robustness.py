@@ -119,7 +119,7 @@ def measure(reader: Reader, photos: list[LabelledPhoto], change: Change) -> Repo
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--models", type=Path, default=None, help="folder of finder/faces.onnx")
+    parser.add_argument("--models", type=Path, default=None, help="folder of the ONNX files")
     args = parser.parse_args()
     if not SHARED.is_dir():
         print(f"vision_robustness: {SHARED} is absent: nothing to measure")

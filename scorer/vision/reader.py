@@ -1,11 +1,12 @@
 """The dice reader: a photo of the tray in, every die's top face out.
 
-Two small ONNX networks run by OpenCV's ``cv2.dnn`` (nothing else at run time): a
+Three small ONNX networks run by OpenCV's ``cv2.dnn`` (nothing else at run time): a
 CenterNet-style finder marks die centres and sizes on a 320x320 copy of the frame, then
 a face network names each die from a 48x48 crop cut from the full-resolution frame and
 turned so the die's edges run upright,
-with a half-turned and a wider crop voting when one look is not decisive. A survey on a
-160x160 copy comes first, so that dice too big for the finder are read at a smaller scale.
+with a half-turned and a wider crop voting when one look is not decisive, and a court
+network tells a jack, queen or king from a closer 64x64 crop. A survey on a 160x160 copy
+comes first, so that dice too big for the finder are read at a smaller scale.
 ``vision_models/*.md`` say how they were trained and what they reach.
 """
 

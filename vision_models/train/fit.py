@@ -1,4 +1,4 @@
-"""Fitting, exporting and checking the two networks (torch on the CPU, 2 threads)."""
+"""Fitting, exporting and checking the three networks (torch on the CPU, 2 threads)."""
 
 from __future__ import annotations
 
