@@ -261,11 +261,12 @@ class Reader:
                 kept.append(spot)
         return kept
 
-    def _one_die(self, image: np.ndarray, strong: _Spot, faint: _Spot, face: int) -> bool:
-        if faint.heat < FAINT:
+    def _one_die(self, image: np.ndarray, stronger: _Spot, weaker: _Spot, face: int) -> bool:
+        """Whether two close spots reading ``face`` are one die (``SAME_FACE``)."""
+        if weaker.heat < FAINT:
             return True
-        (x0, y0), (x1, y1) = strong.centre, faint.centre
-        side = max(strong.side, faint.side) + math.dist(strong.centre, faint.centre)
+        (x0, y0), (x1, y1) = stronger.centre, weaker.centre
+        side = max(stronger.side, weaker.side) + math.dist(stronger.centre, weaker.centre)
         probs = self._run_faces([face_crop(image, ((x0 + x1) / 2, (y0 + y1) / 2), side)])
         return bool(probs[0, face] >= WHOLE)
 
@@ -605,15 +606,15 @@ def _die(spot: _Spot, shape: tuple[int, int]) -> Die:
     y1 = min(h, round(spot.centre[1] + half))
     box = (int(x0), int(y0), int(max(1, x1 - x0)), int(max(1, y1 - y0)))
     guess = second_guess(spot.probs, k)
-    if k < 6:
+    if k < CARDS:
         return Die(k + 1, "pips", confidence, box, None, guess)
-    return Die(k - 5, "card", confidence, box, CARD_RANKS[k - 6], guess)
+    return Die(k - CARDS + 1, "card", confidence, box, CARD_RANKS[k - CARDS], guess)
 
 
 def second_guess(probs: np.ndarray, first: int) -> int | None:
     """The value of the likeliest other face of the same kind as class ``first`` (0-5 pips,
     6-11 cards), if at least :data:`GUESS_FLOOR` likely: a jack's doubt is a king, not a 3."""
-    kind = 0 if first < 6 else 6
+    kind = 0 if first < CARDS else CARDS
     others = np.array(probs[kind : kind + 6], np.float64)
     others[first - kind] = -1.0
     second = int(np.argmax(others))

@@ -277,9 +277,11 @@ def court_patches(photo: Photo, seen: np.ndarray | None = None) -> list[Patch]:
     """The jacks, queens and kings of a photo at COURT_PATCH px, labelled 0..2."""
     out = []
     for i in np.nonzero(np.isin(photo.classes, COURTS))[0]:
-        v = None if seen is None or np.isnan(seen[i]).any() else tuple(map(float, seen[i]))
+        view = None
+        if seen is not None and not np.isnan(seen[i]).any():
+            view = (float(seen[i, 0]), float(seen[i, 1]), float(seen[i, 2]))
         image = cut_patch(photo.image, photo.centres[i], float(photo.sides[i]), COURT_PATCH)
-        out.append(Patch(image, int(photo.classes[i]) - COURTS[0], photo.source, v))  # type: ignore[arg-type]
+        out.append(Patch(image, int(photo.classes[i]) - COURTS[0], photo.source, view))
     return out
 
 
@@ -362,8 +364,9 @@ def upright(
 
 
 def court_sample(patch: Patch, rng: np.random.Generator) -> np.ndarray:
-    """A court crop as the reader cuts it, in any colours: the rank is in the picture's
-    shapes and the index, never its inks (each maker colours its courts its own way)."""
+    """A court crop as the reader cuts it, in any colours: each maker inks its courts its
+    own way, and no render shows them all (on the held-out renders it made no difference,
+    ``courts.md``), so the rank must be read from the picture's shapes and the index."""
     c, side = _reader_cut(patch, rng)
     img = upright(patch, c, side, rng.uniform(0, 360), COURT_SPAN, COURT_INPUT)
     img = img[:, :, rng.permutation(3)]
