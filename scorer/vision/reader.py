@@ -335,7 +335,8 @@ class Reader:
     ) -> np.ndarray:
         """Face probabilities (n, 13), averaged with a turned and a wider crop where one
         look is unsure (but not for faint spots already judged not to be dice)."""
-        crops = [face_crop(image, c, s) for c, s in zip(centres, sides, strict=True)]
+        views = [upright_look(image, c, s) for c, s in zip(centres, sides, strict=True)]
+        crops = [crop for crop, _ in views]
         probs = self._run_faces(crops)
         unsure = [
             i
@@ -350,10 +351,15 @@ class Reader:
             more = self._run_faces(looks).reshape(len(unsure), len(TURNS) + 1, -1)
             for j, i in enumerate(unsure):
                 probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
-        return self._name_courts(image, centres, sides, probs)
+        return self._name_courts(image, centres, sides, probs, [turn for _, turn in views])
 
     def _name_courts(
-        self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray, probs: np.ndarray
+        self,
+        image: np.ndarray,
+        centres: np.ndarray,
+        sides: np.ndarray,
+        probs: np.ndarray,
+        turns: Sequence[float],
     ) -> np.ndarray:
         """Dice read as a jack, queen or king: the court network shares out the three's
         probability between them from its closer crop (and its three other quarter turns,
@@ -362,7 +368,7 @@ class Reader:
         courts = np.nonzero((first >= COURTS.start) & (first < COURTS.stop))[0]
         if not len(courts):
             return probs
-        crops = [court_crop(image, centres[i], sides[i]) for i in courts]
+        crops = [court_crop(image, centres[i], sides[i], turns[i]) for i in courts]
         shares = self._run_courts(crops)
         unsure = np.nonzero(shares.max(1) < COURT_DECISIVE)[0]
         if len(unsure):
@@ -531,17 +537,28 @@ def huddled(shares: np.ndarray) -> bool:
 def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:
     """A 48x48 crop of 1.5 x the die's side around its centre, turned so that the die's
     edges run upright: the network then learns four turns of a face, not every angle."""
+    return upright_look(image, centre, side)[0]
+
+
+def upright_look(
+    image: np.ndarray, centre: Iterable[float], side: float
+) -> tuple[np.ndarray, float]:
+    """The face crop and the turn (degrees) that made it upright."""
     square = _square(image, centre, CROP_SPAN * side, FACE_INPUT)
     turn = tilt(square)
     if abs(turn) < 1.0:
-        return square
-    return _turned(image, centre, CROP_SPAN * side, FACE_INPUT, turn)
+        return square, turn
+    return _turned(image, centre, CROP_SPAN * side, FACE_INPUT, turn), turn
 
 
-def court_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:
+def court_crop(
+    image: np.ndarray, centre: Iterable[float], side: float, turn: float | None = None
+) -> np.ndarray:
     """The court network's crop: COURT_INPUT px of COURT_SPAN x the die's side, turned
-    as the face crop is (the turn measured on the face crop, as in training)."""
-    turn = tilt(_square(image, centre, CROP_SPAN * side, FACE_INPUT))
+    as the face crop is (by the turn measured on the face crop, as in training, which
+    the reader hands over from the face crop it already cut)."""
+    if turn is None:
+        turn = tilt(_square(image, centre, CROP_SPAN * side, FACE_INPUT))
     return _turned(image, centre, COURT_SPAN * side, COURT_INPUT, turn)
 
 
