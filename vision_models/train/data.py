@@ -15,14 +15,13 @@ import cv2
 import numpy as np
 
 from scorer.vision.labelled import load_split
-from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN, FACE_INPUT, tilt
+from scorer.vision.reader import COURT_INPUT, COURT_SPAN, COURTS, CROP_SPAN, FACE_INPUT, tilt
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 PATCH = 112  # cached die patches: side = PATCH_SPAN * die side, resized to PATCH px
 PATCH_SPAN = 3.0
 COURT_PATCH = 192  # the court network's patches: a die 64 px wide, its crops' full detail
 BACKGROUND = 12
-COURTS = (8, 9, 10)  # classes of the jack, queen and king
 
 
 @dataclass
@@ -276,12 +275,12 @@ def cut_patch(image: np.ndarray, centre: np.ndarray, side: float, size: int = PA
 def court_patches(photo: Photo, seen: np.ndarray | None = None) -> list[Patch]:
     """The jacks, queens and kings of a photo at COURT_PATCH px, labelled 0..2."""
     out = []
-    for i in np.nonzero(np.isin(photo.classes, COURTS))[0]:
+    for i in np.nonzero(np.isin(photo.classes, range(COURTS.start, COURTS.stop)))[0]:
         view = None
         if seen is not None and not np.isnan(seen[i]).any():
             view = (float(seen[i, 0]), float(seen[i, 1]), float(seen[i, 2]))
         image = cut_patch(photo.image, photo.centres[i], float(photo.sides[i]), COURT_PATCH)
-        out.append(Patch(image, int(photo.classes[i]) - COURTS[0], photo.source, view))
+        out.append(Patch(image, int(photo.classes[i]) - COURTS.start, photo.source, view))
     return out
 
 

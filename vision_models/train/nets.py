@@ -121,22 +121,7 @@ class FaceNet(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.features = nn.Sequential(
-            conv(3, 16),
-            nn.MaxPool2d(2),  # 24
-            conv(16, 32),
-            conv(32, 32),
-            nn.MaxPool2d(2),  # 12
-            conv(32, 64),
-            conv(64, 64),
-            nn.MaxPool2d(2),  # 6
-            conv(64, 128),
-            conv(128, 128),
-            nn.AdaptiveAvgPool2d(1),
-            nn.Flatten(),
-        )
-        self.drop = nn.Dropout(0.2)
-        self.fc = nn.Linear(128, FACE_CLASSES)
+        self.layers = classifier((16, 32, 64, 128), FACE_CLASSES)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.fc(self.drop(self.features(x)))
+        return self.layers(x)
