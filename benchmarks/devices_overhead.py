@@ -17,8 +17,8 @@ from collections.abc import Callable
 import numpy as np
 
 from scorer.devices import ResilientCamera
-from scorer.devices.camera import is_black, is_repeat
 from scorer.devices.fake import FakeCamera
+from scorer.devices.faults import is_black, is_repeat
 
 
 def per_call(n: int, call: Callable[[], object]) -> tuple[float, float]:

@@ -11,7 +11,7 @@ import time
 import numpy as np
 
 from scorer.demo import demo_frames
-from scorer.vision.synth import render_throw
+from scorer.render.scene import render_throw
 
 
 def main(n: int = 30) -> None:

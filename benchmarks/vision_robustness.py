@@ -20,8 +20,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.render.clutter import add_clutter
 from scorer.vision import Reader
-from scorer.vision.clutter import add_clutter
 from scorer.vision.evaluation import PhotoResult, Report, match
 from scorer.vision.labelled import LabelledDie, LabelledPhoto, load_split
 

@@ -32,17 +32,17 @@ SHARED = REPO.parent / "shared" / "datasets" / "tray-multicolor" / "images" / "t
 
 
 def photos() -> list[tuple[str, list[np.ndarray]]]:
-    from scorer.vision import synth
+    from scorer import render
 
     rng = np.random.default_rng(5)
-    cards = [synth.render_throw(rng, 5, kind="cards", held_out=True)[0] for _ in range(30)]
+    cards = [render.render_throw(rng, 5, kind="cards", held_out=True)[0] for _ in range(30)]
     poker = ("30 rendered throws of 5 held-out poker dice", cards)
     if SHARED.is_dir():
         paths = sorted(SHARED.iterdir())
         tray = [cv2.imread(str(p)) for p in paths]
         return [(f"{len(paths)} tray-multicolor test photos", tray), poker]
     rng = np.random.default_rng(7)
-    frames = [synth.render_throw(rng, 5, kind="mixed")[0] for _ in range(30)]
+    frames = [render.render_throw(rng, 5, kind="mixed")[0] for _ in range(30)]
     return [("30 rendered 640x640 throws of 5 dice", frames), poker]
 
 
@@ -52,9 +52,9 @@ def peak_of_scorer_read(models: Path | None) -> float:
         path = Path(tmp) / "throw.png"
         image = cv2.imread(str(next(iter(sorted(SHARED.iterdir()))))) if SHARED.is_dir() else None
         if image is None:
-            from scorer.vision import synth
+            from scorer import render
 
-            image = synth.render_throw(np.random.default_rng(7), 5, kind="mixed")[0]
+            image = render.render_throw(np.random.default_rng(7), 5, kind="mixed")[0]
         cv2.imwrite(str(path), image)
         code = "import sys; from scorer.cli import main; sys.exit(main(sys.argv[1:]))"
         extra = ["--models", str(models)] if models else []

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from scorer.devices import BadDeviceSpec, CameraDisconnected, CameraError, open_camera
-from scorer.devices.camera import (
+from scorer.devices.fake import FakeCamera
+from scorer.devices.faults import (
     BlackFrames,
     FrozenFrames,
     frames_problem,
     is_black,
     is_repeat,
 )
-from scorer.devices.fake import FakeCamera
 from scorer.devices.replay import DemoCamera, NoPhotos, ReplayCamera, drawn_throws
 from scorer.devices.spec import CameraSpec, parse_camera_spec, parse_pin_spec
 from scorer.errors import ScorerError

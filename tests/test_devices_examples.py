@@ -10,6 +10,7 @@ import pytest
 MODULES = [
     "scorer.devices.spec",
     "scorer.devices.camera",
+    "scorer.devices.faults",
     "scorer.devices.replay",
     "scorer.devices.fake",
     "scorer.devices.supervisor",

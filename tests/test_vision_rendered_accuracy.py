@@ -1,6 +1,6 @@
 """Accuracy floors of the committed models on rendered dice of held-out art families.
 
-Training never saw these families or tray colours (``scorer.vision.synth.HELD_OUT_ART``);
+Training never saw these families or tray colours (``scorer.render.scene.HELD_OUT_ART``);
 the figures of record come from ``scorer render ... --held-out`` then ``scorer eval`` (see
 vision_models/faces.md). These floors sit a little under a smaller sample of the same, so
 a change that loses poker-dice accuracy, or starts mixing card and pip faces, fails CI.
@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorer.vision import synth
+from scorer import render
 from scorer.vision.evaluation import AXIS, Report, evaluate
 from scorer.vision.labelled import load_split
 from scorer.vision.reader import Reader, default_model_dir
@@ -37,7 +37,7 @@ def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Report]:
     out = {}
     for kind in FLOORS:
         folder: Path = tmp_path_factory.mktemp(f"held-out-{kind}")
-        synth.write_dataset(folder, PHOTOS, SEED, kind=kind, held_out=True, split="test")
+        render.write_dataset(folder, PHOTOS, SEED, kind=kind, held_out=True, split="test")
         out[kind] = evaluate(reader.read, load_split(folder, "test"), threshold=reader.threshold)
     return out
 

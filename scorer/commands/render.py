@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import ScorerError
-from scorer.vision.synth import (
+from scorer.render.scene import (
     FAMILIES,
     HELD_OUT_FAMILIES,
     KINDS,

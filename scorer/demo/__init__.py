@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorer.vision.synth import render_scene
+from scorer.render.scene import render_scene
 
 DEMO_DICE = 5
 #: Keeps the demo's random stream apart from other renders (12: its first throws vary well).

@@ -9,14 +9,13 @@ fakes for tests (:class:`~scorer.devices.fake.FakeCamera`, gpiozero's
 """
 
 from scorer.devices.button import Button, open_button
-from scorer.devices.camera import (
+from scorer.devices.camera import Camera, open_camera
+from scorer.devices.faults import (
     BlackFrames,
-    Camera,
     CameraDisconnected,
     CameraError,
     CameraTimedOut,
     FrozenFrames,
-    open_camera,
 )
 from scorer.devices.led import StatusLed, open_status_led
 from scorer.devices.spec import BadDeviceSpec, add_device_arguments

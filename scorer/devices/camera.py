@@ -1,8 +1,9 @@
-"""The camera over the dice tray: its interface, its faults, and how one is chosen.
+"""The camera over the dice tray: its interface, and how one is chosen.
 
 Every camera, real or not, is a :class:`Camera`: ``capture()`` returns BGR
-frames or raises a :class:`CameraError` whose ``problem`` is a plain sentence
-for the page ("camera timed out"); ``health()`` says what is wrong right now.
+frames or raises a :class:`~scorer.devices.faults.CameraError` whose
+``problem`` is a plain sentence for the page ("camera timed out");
+``health()`` says what is wrong right now.
 The hardware behind it is chosen at run time by :func:`open_camera`, as
 gpiozero chooses its pin factory, and wrapped in a
 :class:`~scorer.devices.supervisor.ResilientCamera` that notices black, frozen,
@@ -25,12 +26,12 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from scorer.devices.faults import CameraError
+from scorer.devices.replay import DemoCamera, ReplayCamera
 from scorer.devices.spec import BadDeviceSpec, parse_camera_spec
+from scorer.devices.supervisor import ResilientCamera, within_timeout
 
 log = logging.getLogger("scorer.devices")
-
-#: Mean brightness (0..255) under which a frame counts as black: too dark to read any die.
-BLACK_LEVEL = 10.0
 
 
 @runtime_checkable
@@ -54,87 +55,6 @@ class Camera(Protocol):
         ...
 
 
-class CameraError(RuntimeError):
-    """A camera that cannot deliver a usable photo.
-
-    ``problem`` is the short sentence the page shows; ``str(err)`` may add a
-    detail for the log.
-    """
-
-    default_problem = "camera failed"
-
-    def __init__(self, detail: str | None = None, *, problem: str | None = None) -> None:
-        self.problem = problem or self.default_problem
-        self.detail = detail
-        super().__init__(f"{self.problem}: {detail}" if detail else self.problem)
-
-
-class CameraTimedOut(CameraError):
-    """The camera did not answer in time (a hung driver or a USB stall)."""
-
-    default_problem = "camera timed out"
-
-
-class CameraDisconnected(CameraError):
-    """The camera is not there (unplugged, never plugged, or taken by another program)."""
-
-    default_problem = "camera disconnected"
-
-
-class BlackFrames(CameraError):
-    """Frames too dark to read: lens cap, lights off, or a sensor sending zeros."""
-
-    default_problem = "camera frames are black"
-
-
-class FrozenFrames(CameraError):
-    """A live camera sending the very same frame again: its driver has stalled."""
-
-    default_problem = "camera frames are frozen"
-
-
-def is_black(frame: np.ndarray) -> bool:
-    """True when the frame is too dark for any die to be seen (mean under BLACK_LEVEL).
-
-    A subsample is enough and keeps this cheap on a 2-megapixel frame.
-    """
-    return frame.size == 0 or float(frame[::4, ::4].mean()) < BLACK_LEVEL
-
-
-def is_repeat(frame: np.ndarray, previous: np.ndarray | None) -> bool:
-    """True when a live camera's frame equals the one before it, byte for byte.
-
-    Sensor noise makes two real exposures differ in some pixel even of a still
-    tray, so an exact repeat means the driver handed back a stale buffer.
-    """
-    return (
-        previous is not None
-        and frame.shape == previous.shape
-        and frame.dtype == previous.dtype
-        and np.array_equal(frame, previous)
-    )
-
-
-def frames_problem(
-    frames: list[np.ndarray], previous: np.ndarray | None, live: bool
-) -> CameraError | None:
-    """Judge a capture: the error to raise for black or frozen frames, else None."""
-    if not frames:
-        return CameraTimedOut("no frame came back")
-    for frame in frames:
-        if not isinstance(frame, np.ndarray) or frame.ndim != 3 or frame.shape[2] != 3:
-            return CameraError(f"not a BGR frame: {getattr(frame, 'shape', type(frame))}")
-    if all(is_black(frame) for frame in frames):
-        return BlackFrames()
-    if live:
-        before = previous
-        for frame in frames:
-            if is_repeat(frame, before):
-                return FrozenFrames()
-            before = frame
-    return None
-
-
 def open_camera(spec: str, **options: object) -> Camera | None:
     """The camera a ``--camera`` spec names, ready to capture, or None for ``none``.
 
@@ -148,15 +68,11 @@ def open_camera(spec: str, **options: object) -> Camera | None:
     (``capture_timeout``, ``open_timeout``, ``retry_every``, ``watch_every``,
     ``on_health``).
     """
-    from scorer.devices.supervisor import ResilientCamera
-
     parsed = parse_camera_spec(spec)
     if parsed.kind == "none":
         log.info("camera: none; dice are typed in")
         return None
     if parsed.kind == "replay":
-        from scorer.devices.replay import ReplayCamera
-
         assert parsed.folder is not None
         replay = ReplayCamera(parsed.folder)
         return ResilientCamera(lambda: replay, name=replay.name, first=replay, **options)
@@ -174,9 +90,6 @@ def open_camera(spec: str, **options: object) -> Camera | None:
 
 
 def _demo(options: dict[str, object], why: str) -> Camera:
-    from scorer.devices.replay import DemoCamera
-    from scorer.devices.supervisor import ResilientCamera
-
     demo = DemoCamera()
     camera = ResilientCamera(lambda: demo, name=demo.name, first=demo, **options)
     camera.why = why
@@ -184,8 +97,6 @@ def _demo(options: dict[str, object], why: str) -> Camera:
 
 
 def _auto(options: dict[str, object]) -> Camera:
-    from scorer.devices.supervisor import ResilientCamera, within_timeout
-
     timeout = float(options.get("open_timeout", 10.0))  # type: ignore[arg-type]
     reasons = []
     for name, opener in (("pi", _pi_opener()), ("usb:0", _usb_opener(0))):

@@ -12,7 +12,7 @@ import threading
 
 import numpy as np
 
-from scorer.devices.camera import CameraDisconnected
+from scorer.devices.faults import CameraDisconnected
 
 #: The faults a FakeCamera can show; None is a working camera.
 FAULTS = (None, "timeout", "black", "frozen", "disconnected")

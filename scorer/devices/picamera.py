@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from scorer.devices.camera import CameraDisconnected, CameraError
+from scorer.devices.faults import CameraDisconnected, CameraError
 
 log = logging.getLogger("scorer.devices")
 

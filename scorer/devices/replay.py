@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.devices.camera import CameraError
+from scorer.devices.faults import CameraError
 from scorer.devices.spec import BadDeviceSpec
 
 log = logging.getLogger("scorer.devices")

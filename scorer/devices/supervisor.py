@@ -4,7 +4,7 @@ A camera over a dice tray fails in a handful of ways: it stops answering,
 sends black frames, sends the same frame forever, or vanishes (a USB cable,
 a ribbon, another program holding it). :class:`ResilientCamera` wraps any
 :class:`~scorer.devices.camera.Camera` adapter, turns each of those into a
-:class:`~scorer.devices.camera.CameraError` with a plain ``problem``, keeps
+:class:`~scorer.devices.faults.CameraError` with a plain ``problem``, keeps
 ``health()`` current (also while nobody presses, by test shots of a live
 camera), and reopens the hardware when it comes back. Nothing here raises
 anything but CameraError, so a broken camera never takes the server down:
@@ -18,18 +18,20 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from scorer.devices.camera import (
+from scorer.devices.faults import (
     BlackFrames,
-    Camera,
     CameraDisconnected,
     CameraError,
     CameraTimedOut,
     frames_problem,
 )
+
+if TYPE_CHECKING:  # only for hints: the camera chooser imports this module
+    from scorer.devices.camera import Camera
 
 log = logging.getLogger("scorer.devices")
 
@@ -53,7 +55,7 @@ class ResilientCamera:
     >>> camera.capture()
     Traceback (most recent call last):
     ...
-    scorer.devices.camera.BlackFrames: camera frames are black
+    scorer.devices.faults.BlackFrames: camera frames are black
     >>> camera.health()
     'camera frames are black'
     >>> hardware.fault = None

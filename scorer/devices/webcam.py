@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.devices.camera import CameraDisconnected, CameraError, CameraTimedOut
+from scorer.devices.faults import CameraDisconnected, CameraError, CameraTimedOut
 
 log = logging.getLogger("scorer.devices")
 

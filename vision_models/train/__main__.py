@@ -1,7 +1,7 @@
 """Retrain the dice reader from scratch: ``python -m vision_models.train`` (``make train``).
 
 Fixed seeds, two CPU threads, about an hour and five minutes. Reads only the train splits
-of the shared photo sets (plus the single-die crops and, when ``scorer.vision.synth`` is
+of the shared photo sets (plus the single-die crops and, when ``scorer.render.scene`` is
 there, rendered throws of pip and poker dice), writes ``vision_models/finder.onnx``,
 ``vision_models/faces.onnx``, ``vision_models/courts.onnx`` and
 ``vision_models/train_report.json``. ``--only STAGE`` retrains one stage on the networks

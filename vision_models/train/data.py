@@ -100,23 +100,23 @@ def load_rendered(
     families: list[str] | None = None,
     kinds: tuple[str, ...] = ("cards", "mixed", "pips", "cards"),
 ) -> list[Photo]:
-    """Throws drawn by ``scorer.vision.synth`` (pips, cards and mixed), if it is there.
+    """Throws drawn by ``scorer.render.scene`` (pips, cards and mixed), if it is there.
 
     By default half the throws use freshly randomised art (``family="random"``), half the
     fixed train families: a rank must be learnt as a rank, not as one maker's print.
     """
     try:
-        from scorer.vision import synth
+        from scorer import render
     except ImportError:
         return []
     rng = np.random.default_rng(seed)
-    fams: list[str | None] = list(families) if families is not None else [synth.RANDOM, None]
+    fams: list[str | None] = list(families) if families is not None else [render.RANDOM, None]
     photos = []
     for i in range(n_images):
         kind = kinds[i % len(kinds)]
         family = fams[int(rng.integers(len(fams)))] if fams else None  # None: any train family
         n = int(rng.integers(1, 8))
-        image, labels = synth.render_throw(rng, n, kind=kind, family=family, size=(640, 640))
+        image, labels = render.render_throw(rng, n, kind=kind, family=family, size=(640, 640))
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         if not labels:

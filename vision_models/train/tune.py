@@ -31,10 +31,10 @@ def held_out_photos() -> dict[str, list[LabelledPhoto]]:
 
 
 def rendered(kind: str, n: int, seed: int = 99) -> list[LabelledPhoto]:
-    from scorer.vision import synth
+    from scorer import render
 
     folder = Path(tempfile.mkdtemp(prefix=f"tune-{kind}-"))
-    synth.write_dataset(folder, n, seed, kind=kind, held_out=False, split="test")
+    render.write_dataset(folder, n, seed, kind=kind, held_out=False, split="test")
     return load_split(folder, "test")
 
 

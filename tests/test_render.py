@@ -17,7 +17,15 @@ import pytest
 
 from scorer.cli import main
 from scorer.errors import ScorerError
-from scorer.vision.synth import (
+from scorer.render.art import (
+    HELD_OUT_ART,
+    TEXELS,
+    TRAIN_ART,
+    DieArt,
+    face_art,
+    random_art,
+)
+from scorer.render.scene import (
     FAMILIES,
     HELD_OUT_FAMILIES,
     HELD_OUT_TRAY_COLOURS,
@@ -26,14 +34,6 @@ from scorer.vision.synth import (
     render_scene,
     render_throw,
     write_dataset,
-)
-from scorer.vision.synth_art import (
-    HELD_OUT_ART,
-    TEXELS,
-    TRAIN_ART,
-    DieArt,
-    face_art,
-    random_art,
 )
 
 FACE_PX = 96
@@ -522,3 +522,13 @@ def test_no_family_is_translucent_unless_asked() -> None:
     # translucency is drawn only on request (two face runs with a third of random pip
     # families translucent were not adopted, vision_models/faces.md)
     assert all(a.translucency == 0.0 for a in (*TRAIN_ART, *HELD_OUT_ART, *arts))
+
+
+def test_the_package_example_runs() -> None:
+    # given scorer.render's documented example, when run, then it gives what it shows
+    import doctest
+
+    import scorer.render
+
+    result = doctest.testmod(scorer.render, verbose=False)
+    assert result.attempted > 0 and result.failed == 0

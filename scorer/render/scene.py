@@ -2,7 +2,7 @@
 
 No public photographs of poker dice exist, so the project renders its own: a
 pinhole camera above a felt tray, 1-6 rounded dice (pip or card art, see
-:mod:`scorer.vision.synth_art`) lying on it, some leaning on a neighbour or the
+:mod:`scorer.render.art`) lying on it, some leaning on a neighbour or the
 tray wall, lit by one or two point lights with soft shadows and glare, then
 blurred, noised and JPEG-compressed like a cheap camera. Every die's label is
 computed from the geometry that drew it: the face whose normal points up.
@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from scorer.errors import ScorerError
-from scorer.vision.synth_art import (
+from scorer.render.art import (
     HELD_OUT_ART,
     TEXELS,
     TRAIN_ART,
@@ -942,7 +942,7 @@ def _data_yaml(out_dir: Path) -> str:
     names = ", ".join(f"{i}: {n}" if i < 6 else f'{i}: "{n}"' for i, n in CLASS_NAMES.items())
     faces = ", ".join(f"{i}: {'pips' if i < 6 else 'card'}" for i in CLASS_NAMES)
     lines = [
-        "# Rendered by scorer.vision.synth. YOLO labels: class x_center y_center width height",
+        "# Rendered by scorer.render.scene. YOLO labels: class x_center y_center width height",
         "# (normalised). Box = the whole die. Classes 0..5: pip faces 1..6; 6..11: card ranks",
         "# 9..A, read as values 1..6.",
         "path: .",

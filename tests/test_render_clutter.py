@@ -1,16 +1,16 @@
-"""Coins and poker chips painted beside dice (``scorer.vision.clutter``)."""
+"""Coins and poker chips painted beside dice (``scorer.render.clutter``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
-from scorer.vision import synth
-from scorer.vision.clutter import add_clutter
+from scorer import render
+from scorer.render.clutter import add_clutter
 
 
 def test_given_a_rendered_throw_when_cluttered_then_coins_lie_clear_of_every_die():
     # given a rendered throw of four dice and their labels
-    image, labels = synth.render_throw(np.random.default_rng(5), 4, kind="mixed", size=(640, 640))
+    image, labels = render.render_throw(np.random.default_rng(5), 4, kind="mixed", size=(640, 640))
     boxes = [box for _, _, box in labels]
     centres = np.array([(x + w / 2, y + h / 2) for x, y, w, h in boxes], np.float32)
     sides = np.array([max(w, h) for _, _, w, h in boxes], np.float32)

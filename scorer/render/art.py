@@ -2,7 +2,7 @@
 
 A family is one make of dice (body colour, ink, pip shape, font, suits, court
 pictures, gloss). :func:`face_art` paints one face flat, as a square texture, with
-a mask of where ink lies; the scene in :mod:`scorer.vision.synth` lights it and
+a mask of where ink lies; the scene in :mod:`scorer.render.scene` lights it and
 bends it onto a cube. Textures are cached: a throw reuses the same few faces.
 
 :func:`random_art` draws a fresh make of dice for training (domain randomisation):
