@@ -50,7 +50,12 @@ class Reader(Protocol):
     """What the table needs of a dice reader (:class:`scorer.vision.Reader`); one with
     ``read_votes(frames)`` votes over the frames of a press."""
 
-    def read(self, frame: Any) -> Any: ...
+    def read(self, frame: Any, faces: str = "any") -> Any: ...
+
+
+#: What the reader is told of a game's dice (``Setup.dice``): a game of pip dice never
+#: gets a card face back, a poker-dice game never pips; "auto" lets the camera decide.
+READER_FACES: dict[str, str] = {"pips": "pips", "cards": "cards", "auto": "any"}
 
 
 class CameraUnavailable(ForbiddenMove):
@@ -463,7 +468,7 @@ class Table:
         self.publish(game_id, game)
         try:
             frames = self._grab()
-            reading = self._read(frames)
+            reading = self._read(frames, READER_FACES.get(game.setup.dice, "any"))
             photo = self._save_photo(game_id, frames[-1])
         except Exception as err:
             self.status.busy = False
@@ -514,15 +519,15 @@ class Table:
         self._describe_devices()
         return frames
 
-    def _read(self, frames: list[Any]) -> Any:
+    def _read(self, frames: list[Any], faces: str = "any") -> Any:
         assert self.reader is not None
         self.last_frame = frames[-1]
         crops = [self._crop(f) for f in frames]
         votes = getattr(self.reader, "read_votes", None)
         if callable(votes) and len(crops) > 1:
-            reading = votes(crops)
+            reading = votes(crops, faces=faces)
         else:
-            reading = self.reader.read(crops[-1])
+            reading = self.reader.read(crops[-1], faces=faces)
         return self._uncrop(reading, frames[-1])
 
     # -- the tray region and the camera page ----------------------------------------

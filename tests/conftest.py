@@ -28,6 +28,7 @@ class ScriptedReader:
     def __init__(self) -> None:
         self.throws: deque = deque()
         self.reads = 0
+        self.faces: list[str] = []  # the dice kind the table named at each reading
 
     def queue(
         self,
@@ -40,10 +41,11 @@ class ScriptedReader:
         second = list(guesses) if guesses is not None else [None] * len(values)
         self.throws.append((values, conf, second))
 
-    def read(self, frame):  # the Reader interface of scorer.vision
+    def read(self, frame, faces="any"):  # the Reader interface of scorer.vision
         from scorer.vision.reading import Die, Reading
 
         self.reads += 1
+        self.faces.append(faces)
         values, conf, second = (
             self.throws.popleft() if self.throws else ([6] * 5, [0.99] * 5, [None] * 5)
         )

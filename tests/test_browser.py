@@ -53,7 +53,7 @@ class PhotoNameReader:
         self.gate = threading.Event()  # cleared: the reading takes until it is set
         self.gate.set()
 
-    def read(self, frame):
+    def read(self, frame, faces="any"):
         from scorer.vision.reading import Die, Reading
 
         self.gate.wait(10)

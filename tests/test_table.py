@@ -41,15 +41,28 @@ def test_a_press_reads_the_dice_and_stores_the_throw_with_its_photo(table, reade
     assert (table.photos / throw["reading"]["photo"]).is_file()
 
 
+@pytest.mark.parametrize(
+    ("ruleset", "dice", "faces"),
+    [("generala", "pips", "pips"), ("poker_dice", "cards", "cards"), ("yahtzee", "auto", "any")],
+)
+def test_the_reader_is_told_which_dice_the_game_is_played_with(table, reader, ruleset, dice, faces):
+    # given a game played with pip dice, poker dice, or either
+    game_id, _ = table.new_game(Setup(ruleset, ("Anna", "Borys"), dice=dice))
+    # when a throw is captured
+    table.capture_throw(game_id)
+    # then the reader was asked for that kind of face only
+    assert reader.faces == [faces]
+
+
 def test_a_press_while_a_reading_runs_is_ignored_with_feedback(table, reader):
     # given a reading that takes a while
     game_id = new_game(table)
     release = threading.Event()
     slow_read = reader.read
 
-    def read(frame):
+    def read(frame, faces="any"):
         release.wait(5)
-        return slow_read(frame)
+        return slow_read(frame, faces)
 
     reader.read = read
     table.press_gap = 0
@@ -293,9 +306,9 @@ def test_the_tray_region_crops_the_reading_and_is_kept_across_restarts(store, ca
     reader = ScriptedReader()
     plain_read = reader.read
 
-    def read(frame):
+    def read(frame, faces="any"):
         seen.append(frame.shape)
-        return plain_read(frame)
+        return plain_read(frame, faces)
 
     reader.read = read
     tray = tmp_path / "tray.json"

@@ -65,6 +65,14 @@ def test_given_a_bad_tray_option_when_read_then_usage_error(tmp_path):
     assert exit_info.value.code == 2
 
 
+@pytest.mark.parametrize("command", ["read", "eval"])
+def test_given_an_unknown_dice_kind_when_read_then_usage_error_naming_it(tmp_path, capsys, command):
+    with pytest.raises(SystemExit) as exit_info:
+        main([command, "--faces", "dots", str(tmp_path / "x.png")])
+    assert exit_info.value.code == 2
+    assert "'dots'" in capsys.readouterr().err
+
+
 def test_given_a_small_labelled_set_when_evaluated_then_figures_and_failure_pictures(
     tmp_path, capsys
 ):

@@ -27,7 +27,9 @@ from scorer.vision.reader import (
     court_crop,
     default_model_dir,
     face_crop,
+    face_mask,
     huddled,
+    restricted,
     second_guess,
     tilt,
 )
@@ -40,6 +42,8 @@ PIPS = {
     5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
     6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
 }
+
+ANY = face_mask("any")
 
 needs_models = pytest.mark.skipif(
     not (default_model_dir() / "faces.onnx").is_file(),
@@ -204,7 +208,7 @@ def test_given_a_spot_beside_a_stronger_one_reading_its_face_when_one_die_then_r
 
     monkeypatch.setattr(reader, "_run_faces", faces_read)
     # when each die is to be reported once
-    dice = reader._one_per_die(felt(), spots)
+    dice = reader._one_per_die(felt(), spots, ANY)
     # then a spot reading the same face within SAME_FACE x the side is the same die when
     # it is faint or a crop between the two reads one ace whole; only a strong spot
     # that close needed that look
@@ -223,7 +227,7 @@ def test_given_two_close_spots_reading_one_pip_face_when_reported_then_both_are_
     monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(three, (len(crops), 1)))
     # when each die is to be reported once, then both are: a pip face's print is not in
     # parts that the finder finds apart
-    assert reader._one_per_die(felt(), spots) == spots
+    assert reader._one_per_die(felt(), spots, ANY) == spots
 
 
 def test_given_a_folder_without_models_when_reader_built_then_it_says_how_to_build(tmp_path):
@@ -480,7 +484,7 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
     # when both are named
     reader._run_faces = spy
     try:
-        probs = reader._name_faces(image, centres, sides, np.array([0.9, 0.9]))
+        probs = reader._name_faces(image, centres, sides, np.array([0.9, 0.9]), ANY)
     finally:
         del reader._run_faces
     # then the blank die was looked at twice more: half-turned, then through a crop
@@ -511,7 +515,9 @@ def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader)
     reader._run_faces = lambda crops: calls.append(len(crops)) or run_faces(crops)
     try:
         # when it is named with a heat below a sure die's
-        reader._name_faces(image, centre, np.array([60.0], np.float32), np.array([SURE_DIE / 2]))
+        reader._name_faces(
+            image, centre, np.array([60.0], np.float32), np.array([SURE_DIE / 2]), ANY
+        )
     finally:
         del reader._run_faces
     # then the first look is all it gets
@@ -551,7 +557,7 @@ def test_given_a_die_read_as_a_court_when_named_then_the_court_network_shares_ou
     courts = _CourtNet([[0.1, 0.2, 0.7], [0.1, 0.1, 0.8]])
     monkeypatch.setattr(reader, "_courts", courts)
     # when both are named
-    probs = reader._name_faces(image, centres, sides, np.array([0.9, 0.9]))
+    probs = reader._name_faces(image, centres, sides, np.array([0.9, 0.9]), ANY)
     # then only the queen's close crop went to the court network; not decisive (0.7), it
     # looked at the crop's three other quarter turns too, and shared out the three
     # courts' 0.95 by the four looks' mean: the die is now a king; nothing else moved
@@ -580,3 +586,67 @@ def test_given_a_sure_die_when_named_then_no_second_guess():
     probs = np.full(13, 0.004)
     probs[3] = 0.952
     assert second_guess(probs, 3) is None
+
+
+# ------------------------------------------------------- the dice kind a game is played with
+
+
+def test_given_a_game_of_pip_dice_when_probabilities_restricted_then_card_faces_drop_out():
+    # given a crop the network calls a card nine (0.6), maybe a pip one (0.2), or no die
+    probs = np.zeros((1, BACKGROUND + 1))
+    probs[0, [6, 0, BACKGROUND]] = [0.6, 0.2, 0.2]
+    # when only pip faces can be true, then the nine's share is gone and the rest is
+    # renormalised, "not a die" included
+    pips = restricted(probs, face_mask("pips"))
+    np.testing.assert_allclose(pips[0, [0, BACKGROUND]], [0.5, 0.5])
+    assert pips[0, 6:BACKGROUND].sum() == 0.0
+    # and when only card faces can, the one's share goes instead
+    cards = restricted(probs, face_mask("cards"))
+    np.testing.assert_allclose(cards[0, [6, BACKGROUND]], [0.75, 0.25])
+    # and any dice leave the probabilities as they are
+    assert restricted(probs, ANY) is probs
+
+
+def test_given_an_unknown_dice_kind_when_masked_then_refused_by_name():
+    with pytest.raises(ScorerError, match="'dots'"):
+        face_mask("dots")
+
+
+@needs_models
+@pytest.mark.parametrize(
+    ("faces", "face", "value", "confidence"),
+    [
+        ("any", "card", 3, 0.7),
+        ("cards", "card", 3, 0.7 / 0.75),
+        ("pips", "pips", 2, 0.25 / 0.3),
+    ],
+)
+def test_given_a_die_read_as_a_jack_or_a_two_when_the_game_names_its_dice_then_only_that_kind(
+    reader, monkeypatch, faces, face, value, confidence
+):
+    # given one drawn die the face network calls a jack (0.7) or a pip two (0.25), and a
+    # court network that would call any court a king
+    image = felt()
+    draw_die(image, (320, 320), 2, side=60)
+    probs = np.zeros(BACKGROUND + 1)
+    probs[[8, 1, BACKGROUND]] = [0.7, 0.25, 0.05]
+    monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(probs, (len(crops), 1)))
+    courts = _CourtNet([[1.0, 0.0, 0.0]] * 4)
+    monkeypatch.setattr(reader, "_courts", courts)
+    # when it is read for a game of that kind of dice
+    reading = reader.read(image, faces=faces)
+    # then it is a face of that kind only, as likely as the kind leaves it; and the court
+    # network looked at it only where it could be a court
+    (die,) = reading.dice
+    assert (die.face, die.value) == (face, value)
+    assert die.confidence == pytest.approx(confidence)
+    assert bool(courts.shown) == (face == "card")
+
+
+@needs_models
+def test_given_drawn_pip_dice_when_read_as_a_pip_game_then_every_value_right(reader):
+    values = [1, 2, 3, 4, 5]
+    image, _ = throw(values)
+    assert reader.read(image, faces="pips").values == tuple(values)
+    with pytest.raises(ScorerError, match="'dots'"):
+        reader.read(image, faces="dots")

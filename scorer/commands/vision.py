@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
 from pathlib import Path
 
 from scorer.dice import card_rank
 from scorer.errors import ScorerError
-from scorer.vision.reading import DEFAULT_THRESHOLD, Die, Reading
+from scorer.vision.reading import DEFAULT_THRESHOLD, FACE_KINDS, Die, Reading
+
+FACES_HELP = "the dice in play: pips, cards (poker dice) or any (default); never read the other"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -19,6 +22,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--tray", type=parse_tray, help="X,Y,W,H: ignore everything outside")
     read.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     read.add_argument("--models", type=Path, default=None, help="folder with the ONNX models")
+    read.add_argument("--faces", choices=FACE_KINDS, default="any", help=FACES_HELP)
     read.set_defaults(run=run_read)
 
     ev = subparsers.add_parser("eval", help="measure the reader on a labelled YOLO set")
@@ -27,6 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ev.add_argument("--failures", type=Path, default=None, help="write failure overlays here")
     ev.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     ev.add_argument("--models", type=Path, default=None)
+    ev.add_argument("--faces", choices=FACE_KINDS, default="any", help=FACES_HELP)
     ev.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ev.add_argument(
         "--closer",
@@ -85,7 +90,7 @@ def run_read(args: argparse.Namespace) -> int:
             print(f"scorer read: {name}: {why}", file=sys.stderr)
             continue
         try:
-            reading = reader.read(image)
+            reading = reader.read(image, faces=args.faces)
         except ScorerError as err:
             failed += 1
             if args.json:
@@ -128,7 +133,7 @@ def run_eval(args: argparse.Namespace) -> int:
     photos = load_split(args.dataset, args.split)
     reader = Reader(args.models, threshold=args.threshold)
     report = evaluate(
-        reader.read,
+        functools.partial(reader.read, faces=args.faces),
         photos,
         threshold=args.threshold,
         failures=args.failures,
@@ -136,7 +141,7 @@ def run_eval(args: argparse.Namespace) -> int:
         widen=args.wider,
     )
     if args.json:
-        where = {"dataset": str(args.dataset), "split": args.split}
+        where = {"dataset": str(args.dataset), "split": args.split, "faces": args.faces}
         where |= {"closer": args.closer, "wider": args.wider}
         print(json.dumps({**where, **report.to_dict()}))
     else:
@@ -148,7 +153,8 @@ def run_eval(args: argparse.Namespace) -> int:
             )
         if args.wider != 1.0:
             view += f", in a frame {args.wider:g}x as wide"
-        print(f"{args.dataset} ({args.split}{view})")
+        faces = "" if args.faces == "any" else f", --faces {args.faces}"
+        print(f"{args.dataset} ({args.split}{faces}{view})")
         for line in report.lines():
             print("  " + line)
         if args.failures is not None:

@@ -24,7 +24,7 @@ import numpy as np
 
 from scorer.dice import CARD_RANKS
 from scorer.errors import ScorerError
-from scorer.vision.reading import DEFAULT_THRESHOLD, GUESS_FLOOR, Die, Reading
+from scorer.vision.reading import DEFAULT_THRESHOLD, FACE_KINDS, GUESS_FLOOR, Die, Reading
 
 FINDER_INPUT = 320
 FINDER_STRIDE = 4
@@ -160,15 +160,20 @@ class Reader:
 
     # ------------------------------------------------------------------ public
 
-    def read(self, frame: np.ndarray) -> Reading:
-        """Every die in one frame (BGR, BGRA or grey), ordered left to right."""
+    def read(self, frame: np.ndarray, faces: str = "any") -> Reading:
+        """Every die in one frame (BGR, BGRA or grey), ordered left to right.
+
+        ``faces`` is the kind of dice in play (``pips``, ``cards`` or ``any``): a game
+        played with pip dice never gets a card face back, nor a poker-dice game pips.
+        """
+        allowed = face_mask(faces)
         start = time.perf_counter()
-        spots = self._spots(frame)
+        spots = self._spots(frame, allowed)
         dice = tuple(_die(s, frame_shape(frame)) for s in spots)
         ms = (time.perf_counter() - start) * 1000.0
         return Reading(_ordered(dice), ms, self.threshold)
 
-    def read_votes(self, frames: Sequence[np.ndarray]) -> Reading:
+    def read_votes(self, frames: Sequence[np.ndarray], faces: str = "any") -> Reading:
         """Several frames of one throw: dice seen in most frames, faces voted on.
 
         A die seen in only some frames gets a confidence scaled by how often it was
@@ -176,8 +181,9 @@ class Reader:
         """
         if not frames:
             raise BadFrame("read_votes needs at least one frame")
+        allowed = face_mask(faces)
         start = time.perf_counter()
-        seen = [self._spots(f) for f in frames]
+        seen = [self._spots(f, allowed) for f in frames]
         clusters: list[list[_Spot]] = []
         for spots in seen:
             for spot in spots:
@@ -201,7 +207,7 @@ class Reader:
 
     # ------------------------------------------------------------------ steps
 
-    def _spots(self, frame: np.ndarray) -> list[_Spot]:
+    def _spots(self, frame: np.ndarray, allowed: np.ndarray) -> list[_Spot]:
         image = as_bgr(frame)
         H, W = image.shape[:2]
         area = (0, 0, W, H)
@@ -210,19 +216,26 @@ class Reader:
             area = (max(0, x), max(0, y), min(W, x + w), min(H, y + h))
             if area[2] - area[0] < 8 or area[3] - area[1] < 8:
                 raise ScorerError(f"tray {self.tray} lies outside the {W}x{H} frame")
-        spots, scale = self._look(image, area, MAX_ZOOM * FINDER_INPUT / max(H, W))
+        spots, scale = self._look(image, area, MAX_ZOOM * FINDER_INPUT / max(H, W), allowed)
         closer = closer_look(spots, scale, area)
         if closer is not None:
-            nearer, _ = self._look(image, *closer)
+            nearer, _ = self._look(image, *closer, allowed)
             if nearer:
                 spots = nearer
         return spots
 
     def _look(
-        self, image: np.ndarray, area: tuple[int, int, int, int], max_scale: float
+        self,
+        image: np.ndarray,
+        area: tuple[int, int, int, int],
+        max_scale: float,
+        allowed: np.ndarray,
     ) -> tuple[list[_Spot], float]:
         """Dice in ``area`` (x0, y0, x1, y1) of the frame, at the scale that fills the
-        finder's board (at most ``max_scale``) or less where a survey finds big dice."""
+        finder's board (at most ``max_scale``) or less where a survey finds big dice.
+
+        The survey judges sizes with the face network's plain outputs; the faces named
+        (and "not a die") are those ``allowed`` leaves (``face_mask``)."""
         x0, y0, x1, y1 = area
         part = image[y0:y1, x0:x1]
         scale = min(FINDER_INPUT / max(part.shape[:2]), max_scale)
@@ -235,15 +248,17 @@ class Reader:
         if not len(centres):
             return [], scale
         centres = centres + np.array([x0, y0], np.float32)
-        probs = self._name_faces(image, centres, sides, heats)
+        probs = self._name_faces(image, centres, sides, heats, allowed)
         spots = []
         for c, s, h, p in zip(centres, sides, heats, probs, strict=True):
             if p[BACKGROUND] >= NOT_A_DIE or (h < SURE_DIE and p[BACKGROUND] >= 0.5):
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
-        return self._one_per_die(image, spots), scale
+        return self._one_per_die(image, spots, allowed), scale
 
-    def _one_per_die(self, image: np.ndarray, spots: list[_Spot]) -> list[_Spot]:
+    def _one_per_die(
+        self, image: np.ndarray, spots: list[_Spot], allowed: np.ndarray
+    ) -> list[_Spot]:
         """The spots (strongest first) without second peaks on a card die already found."""
         kept: list[_Spot] = []
         for spot in spots:
@@ -257,18 +272,20 @@ class Reader:
                 ),
                 None,
             )
-            if twin is None or not self._one_die(image, twin, spot, face):
+            if twin is None or not self._one_die(image, twin, spot, face, allowed):
                 kept.append(spot)
         return kept
 
-    def _one_die(self, image: np.ndarray, stronger: _Spot, weaker: _Spot, face: int) -> bool:
+    def _one_die(
+        self, image: np.ndarray, stronger: _Spot, weaker: _Spot, face: int, allowed: np.ndarray
+    ) -> bool:
         """Whether two close spots reading ``face`` are one die (``SAME_FACE``)."""
         if weaker.heat < FAINT:
             return True
         (x0, y0), (x1, y1) = stronger.centre, weaker.centre
         side = max(stronger.side, weaker.side) + math.dist(stronger.centre, weaker.centre)
-        probs = self._run_faces([face_crop(image, ((x0 + x1) / 2, (y0 + y1) / 2), side)])
-        return bool(probs[0, face] >= WHOLE)
+        crop = face_crop(image, ((x0 + x1) / 2, (y0 + y1) / 2), side)
+        return bool(restricted(self._run_faces([crop]), allowed)[0, face] >= WHOLE)
 
     def _big_dice(self, image: np.ndarray, small: np.ndarray, scale: float) -> float:
         """The side (image px) of dice too big for the finder at ``scale``, or 0.
@@ -331,13 +348,18 @@ class Reader:
         return 2 * huddles > len(sides)
 
     def _name_faces(
-        self, image: np.ndarray, centres: np.ndarray, sides: np.ndarray, heats: np.ndarray
+        self,
+        image: np.ndarray,
+        centres: np.ndarray,
+        sides: np.ndarray,
+        heats: np.ndarray,
+        allowed: np.ndarray,
     ) -> np.ndarray:
         """Face probabilities (n, 13), averaged with a turned and a wider crop where one
         look is unsure (but not for faint spots already judged not to be dice)."""
         views = [upright_look(image, c, s) for c, s in zip(centres, sides, strict=True)]
         crops = [crop for crop, _ in views]
-        probs = self._run_faces(crops)
+        probs = restricted(self._run_faces(crops), allowed)
         unsure = [
             i
             for i, p in enumerate(probs)
@@ -348,7 +370,8 @@ class Reader:
             for i in unsure:
                 looks += [np.ascontiguousarray(np.rot90(crops[i], r)) for r in TURNS]
                 looks.append(face_crop(image, centres[i], ZOOM_OUT * sides[i]))
-            more = self._run_faces(looks).reshape(len(unsure), len(TURNS) + 1, -1)
+            more = restricted(self._run_faces(looks), allowed)
+            more = more.reshape(len(unsure), len(TURNS) + 1, -1)
             for j, i in enumerate(unsure):
                 probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
         return self._name_courts(image, centres, sides, probs, [turn for _, turn in views])
@@ -402,6 +425,30 @@ def load_net(path: Path) -> cv2.dnn.Net:
     if classic is None:
         return cv2.dnn.readNetFromONNX(str(path))
     return cv2.dnn.readNetFromONNX(str(path), engine=classic)
+
+
+def face_mask(faces: str) -> np.ndarray:
+    """Which of the face network's 13 classes a game's dice can show ("not a die" always)."""
+    if faces not in FACE_KINDS:
+        raise ScorerError(f"faces is one of {', '.join(FACE_KINDS)}, not {faces!r}")
+    allowed = np.ones(BACKGROUND + 1, bool)
+    if faces == "pips":
+        allowed[CARDS:BACKGROUND] = False
+    elif faces == "cards":
+        allowed[:CARDS] = False
+    return allowed
+
+
+def restricted(probs: np.ndarray, allowed: np.ndarray) -> np.ndarray:
+    """Face probabilities (n, 13) given that only the ``allowed`` classes can be true.
+
+    The other kind's share is dropped and the rest renormalised, "not a die" included:
+    a round token the network calls a card face is, in a pip game, mostly not a die.
+    """
+    if allowed.all():
+        return probs
+    kept = probs * allowed
+    return kept / np.maximum(kept.sum(1, keepdims=True), 1e-12)
 
 
 def frame_shape(frame: np.ndarray) -> tuple[int, int]:

@@ -17,6 +17,9 @@ GUESS_FLOOR: float = 0.1
 
 FACES: tuple[str, ...] = ("pips", "card")
 
+#: The kinds of dice a game can be played with, as the reader is told (``Reader.read``).
+FACE_KINDS: tuple[str, ...] = ("pips", "cards", "any")
+
 
 @dataclass(frozen=True)
 class Die:
