@@ -19,7 +19,7 @@ from scorer.render.scene import (
     write_dataset,
 )
 
-#: Sample pictures stay small: the README shows them, the repository carries them.
+#: Sample pictures stay small: docs/rendering.md shows them, the repository carries them.
 SAMPLE_BYTES = 58_000
 
 
@@ -74,7 +74,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_samples(out_dir: Path, seed: int) -> int:
-    """The README's pictures: close-ups of every family and three whole throws, small PNGs."""
+    """docs/rendering.md's pictures: close-ups of every family and three throws, small PNGs."""
     out_dir.mkdir(parents=True, exist_ok=True)
     for i, name in enumerate((*FAMILIES, *HELD_OUT_FAMILIES)):
         _write_small_png(out_dir / f"{name}.png", sample_sheet(name, seed * 1000 + i))

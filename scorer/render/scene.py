@@ -14,7 +14,7 @@ reader can be measured on dice and felts it never trained on. ``family="random"`
 
     scorer render data/rendered --images 2000 --kind mixed --split train
     scorer render data/rendered --images 300 --kind mixed --held-out --seed 1
-    scorer render docs/samples --samples      # the README's pictures
+    scorer render docs/samples --samples      # the pictures in docs/rendering.md
 """
 
 from __future__ import annotations
