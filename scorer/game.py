@@ -85,7 +85,9 @@ class Setup:
         dice = data.get("dice", "pips")
         if not isinstance(dice, str):
             raise ScorerError("dice is pips, cards or auto")
-        return cls(ruleset, tuple(players), dict(options), dice, timer)
+        setup = cls(ruleset, tuple(players), dict(options), dice, timer)
+        _check_new_names(setup.players)
+        return setup
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -514,7 +516,8 @@ class Game:
                 and self.committed is None
                 and self.rules.needs_commit(self.sheets[self.player])
             ),
-            "round": self.turn // len(self.setup.players) + 1,
+            # a finished game stays on its last round
+            "round": (self.turn - self.finished) // len(self.setup.players) + 1,
             "extra_turns": self.extra_turns,
             "finished": self.finished,
             "winners": list(self.winners()),
@@ -523,6 +526,17 @@ class Game:
             "last_throw_seq": self.last_throw_seq,
             "can_undo": self.previous is not None,
         }
+
+
+def _check_new_names(players: Sequence[str]) -> None:
+    """A new game's names tell the columns apart: two alike (any case) are refused. Only new
+    games are checked, so a stored game of an earlier version still loads."""
+    seen: dict[str, str] = {}
+    for name in players:
+        key = name.strip().casefold()
+        if key and key in seen:
+            raise BadOption(f"two players are called {name.strip()}: give each a different name")
+        seen[key] = name
 
 
 def _dice_list(raw: object) -> list[int]:

@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
+from scorer import tally
 from scorer.bus import Bus
 from scorer.errors import ForbiddenMove, ScorerError
 
@@ -75,6 +76,8 @@ class Pending:
     expected: int
     message: str
     photo: str | None = None
+    #: held dice the camera did not find among the dice it saw: ``{"index", "value"}``
+    missing: list[dict[str, int]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +86,7 @@ class Pending:
             "expected": self.expected,
             "message": self.message,
             "photo": self.photo,
+            "missing": self.missing,
         }
 
 
@@ -270,6 +274,7 @@ class Table:
             game_id, game = self.store.create(setup)
             self.current_game_id = game_id
             self.status.pending = None
+            self.say("")  # a settled line of the last game must not greet the new one
             self.publish(game_id, game)
         return game_id, game
 
@@ -308,7 +313,25 @@ class Table:
         state["table"] = self.status.to_dict()
         state["table"]["current_game"] = self.current_game_id
         state["hints"] = hints_available(state["ruleset"])
+        state["notes"] = tally.notes(game)
+        state["moves"] = self.moves(game, state)
         return state
+
+    @staticmethod
+    def moves(game: Any, state: dict[str, Any]) -> dict[str, list[str]]:
+        """The cells the rules take a strike or a commit on now, asked of the rules
+        themselves, so a page never offers a tap the server refuses."""
+        out: dict[str, list[str]] = {"strike": [], "commit": []}
+        if state.get("finished") or not state.get("throw") or game.is_duel:
+            return out
+        for kind in out:
+            for cell in game.rules.cells:
+                try:
+                    game.apply({"type": "scratch" if kind == "strike" else kind, "cell": cell})
+                except ScorerError:
+                    continue
+                out[kind].append(cell)
+        return out
 
     def deadline(self, game_id: int, state: dict[str, Any]) -> float | None:
         """When the current turn's timer runs out (epoch seconds); a new turn restarts it."""
@@ -352,6 +375,7 @@ class Table:
             game = self.store.act(game_id, event, expected_version=version)
             if event["type"] in {"throw", "undo", "write", "scratch"}:
                 self._clear_pending(game_id)
+            self.say("")  # a move settles whatever the table last said
             self.current_game_id = game_id
             self.publish(game_id, game)
         return game
@@ -479,15 +503,7 @@ class Table:
         self.status.busy = False
         event = self.throw_event(state, reading, photo)
         if event is None:
-            values = [d.value for d in reading.dice]
-            expected = self.dice_in_play(state)
-            self.status.pending = Pending(
-                game_id,
-                values,
-                expected,
-                f"Saw {len(values)} dice, expected {expected}: check the dice and type them in.",
-                photo,
-            )
+            self.status.pending = self.pending_for(game_id, state, reading, photo)
             self.say(self.status.pending.message)
             self.publish(game_id)
             return self.store.load(game_id)
@@ -654,6 +670,34 @@ class Table:
             return None
 
     # -- turning a reading into a throw ----------------------------------------------
+
+    def pending_for(
+        self, game_id: int, state: dict[str, Any], reading: Any, photo: str | None
+    ) -> Pending:
+        """A reading that does not fit, with the dice to type in filled as far as known.
+
+        When every die was seen but held ones are not among them, the line names those
+        held dice, and the values offered keep each held die at its place (the throw
+        accepts them as they are).
+        """
+        seen = [int(d.value) for d in reading.dice]
+        expected = self.dice_in_play(state)
+        held = self.held_dice(state)
+        rest = list(seen)
+        missing = []
+        for index, value in held.items():
+            if value in rest:
+                rest.remove(value)
+            else:
+                missing.append({"index": index, "value": value})
+        if missing and len(seen) == expected:
+            free = iter(rest)
+            values = [held[i] if i in held else next(free) for i in range(expected)]
+            names = ", ".join(f"die {m['index'] + 1} ({m['value']})" for m in missing)
+            message = f"Held dice not seen: {names}. Check the dice and type them in."
+            return Pending(game_id, values, expected, message, photo, missing)
+        message = f"Saw {len(seen)} dice, expected {expected}: check the dice and type them in."
+        return Pending(game_id, seen, expected, message, photo)
 
     @staticmethod
     def dice_in_play(state: dict[str, Any]) -> int:

@@ -19,7 +19,6 @@ from scorer.errors import (
     BadDice,
     ForbiddenMove,
     ScorerError,
-    StaleState,
     UnknownGame,
 )
 
@@ -80,8 +79,10 @@ def scorer_error(err: ScorerError) -> tuple[Response, int]:
         status = 404
     elif isinstance(err, ForbiddenMove):
         status = 409
-    payload: dict[str, Any] = {"error": type(err).__name__, "message": str(err)}
-    if isinstance(err, StaleState):
+    from web.refusals import translate
+
+    payload: dict[str, Any] = {"error": type(err).__name__, "message": translate(str(err))}
+    if isinstance(err, ForbiddenMove):  # the page shows what the game is now, not what it was
         game_id = request.view_args.get("game_id") if request.view_args else None
         if game_id is not None:
             with contextlib.suppress(ScorerError):
@@ -221,6 +222,25 @@ def commit(game_id: int) -> Response:
 def extra_round(game_id: int) -> Response:
     data = body()
     return state_of(game_id, table().act(game_id, {"type": "extra_round"}, version_of(data)))
+
+
+@bp.post("/games/<int:game_id>/rematch")
+def rematch(game_id: int) -> tuple[Response, int]:
+    """The same players and rules again, the winner first (a tie: the first winner)."""
+    from scorer.game import Setup
+
+    body()
+    game = table().load(game_id)
+    if not game.finished:
+        raise ForbiddenMove("a rematch follows a finished game")
+    setup = game.setup
+    first = (game.winners() or (0,))[0]
+    players = setup.players[first:] + setup.players[:first]
+    again = Setup(setup.ruleset, players, dict(setup.options), setup.dice, setup.timer)
+    new_id, new_game = table().new_game(again)
+    response = jsonify({"id": new_id, "state": table().view(new_id, new_game)})
+    response.headers["Location"] = f"/api/games/{new_id}"
+    return response, 201
 
 
 @bp.post("/games/<int:game_id>/undo")

@@ -56,9 +56,61 @@ RULESET_NAMES: dict[str, Any] = {
     "yacht": _l("Yacht (12 cells)"),
     "generala": _l("Generala"),
     "poker_ru": _l("Dice poker (Russian, two parts)"),
-    "poker_ua": _l("Dice poker (Ukrainian, two parts)"),
+    "poker_ua": _l("Dice poker (Ukrainian, two parts)"),  # Russian: "на костях", not "кістках"
     "poker_dice": _l("Poker dice (best hand wins)"),
 }
+
+
+# -- issue 25: the table agreements on /setup, by name, help and choice ---------------------
+OPTION_NAMES: dict[str, Any] = {
+    "throws": _l("Throws for each number"),
+    "multipliers": _l("x3 and x2 for early combinations"),
+    "throw_bank": _l("Bank unused throws"),
+    "double_generala": _l("Double generala"),
+    "straights": _l("Where a straight ranks"),
+    "rounds": _l("Rounds"),
+}
+OPTION_PATTERNS: dict[str, Any] = {
+    "throws.": _l("Throws for %(cell)s"),
+    "value.": _l("Points for %(cell)s"),
+}
+OPTION_HELP: tuple[Any, ...] = (
+    _l("1..3 throws for every number of part 1"),
+    _l("1..3 throws for %(cell)s (else `throws`)"),
+    _l("points of a completed %(cell)s (0 or more)"),
+    _l("on/off: x3 completed on throw 1, x2 on throw 2"),
+    _l("on/off: unused throws are banked for later turns"),
+    _l("on/off: a second generala scores 100 while generala holds 50"),
+    _l("where a straight ranks: above_full_house, below_full_house or none"),
+    _l("rounds a match has (1 or more); seed 003 is silent, so 3"),
+)
+CHOICE_NAMES: dict[str, Any] = {
+    "above_full_house": _l("above a full house"),
+    "below_full_house": _l("below a full house"),
+    "none": _l("not a hand"),
+}
+
+
+def option_name(option: str) -> str:
+    """The translated name of a table agreement (``throws.ones``: "Throws for ones")."""
+    if option in OPTION_NAMES:
+        return str(OPTION_NAMES[option])
+    for prefix, template in OPTION_PATTERNS.items():
+        if option.startswith(prefix):
+            return str(template) % {"cell": cell_name("", option[len(prefix) :])}
+    return option
+
+
+def option_help(text: str) -> str:
+    """A ruleset's English help for an agreement, in the page's language."""
+    from web.refusals import translate
+
+    return translate(text)
+
+
+def choice_name(choice: object) -> str:
+    name = CHOICE_NAMES.get(str(choice))
+    return str(name) if name is not None else str(choice)
 
 
 def cell_name(ruleset: str, cell: str) -> str:

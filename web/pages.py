@@ -25,6 +25,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorer.errors import ScorerError
+from web import refusals
 from web.language import LANGUAGES
 from web.names import (
     BONUS_NAMES,
@@ -100,8 +101,26 @@ def strings() -> dict[str, Any]:
             seen="{seen}",
             expected="{expected}",
         ),
-        "stale": _("Someone else moved first: here is the fresh state."),
+        "stale": _(
+            "This screen was behind: the game had moved on. Here it is now; nothing was changed."
+        ),
         "offline": _("Connection lost: reconnecting..."),
+        # -- issue 25 -------------------------------------------------------------------
+        "lines": refusals.for_pages(),
+        "pending_held": _(
+            "Held dice not seen: %(dice)s. Check the dice and type them in.", dice="{dice}"
+        ),
+        "die_held_at": _("die %(n)s (%(value)s)", n="{n}", value="{value}"),
+        "committed_to": _("Committed: %(cell)s", cell="{cell}"),
+        "banked": _("%(n)s banked throws", n="{n}"),
+        "part_one": _("Part 1"),
+        "upper_sum": _("Upper total"),
+        "to_premium": _("%(n)s to the premium", n="{n}"),
+        "to_bonus": _("%(n)s to the bonus", n="{n}"),
+        "rematch": _("Rematch"),
+        "new_game": _("New game"),
+        "pair_phone": _("Pair this phone"),
+        "round_hands": _("Round %(n)s hands", n="{n}"),
         "button_stuck": _("Button stuck: throw from the screen."),
         "hint": _("Hint"),
         "rethrow_all": _("re-throw all"),
@@ -169,8 +188,9 @@ def play() -> str:
 
 @bp.get("/setup")
 def setup() -> str:
-    from scorer.game import DICE_KINDS, MAX_PLAYERS, TIMER_CHOICES
+    from scorer.game import DICE_KINDS, MAX_NAME, MAX_PLAYERS, TIMER_CHOICES
     from scorer.rules import RULESET_IDS, get_ruleset
+    from web.names import choice_name, option_help, option_name
 
     rulesets = [get_ruleset(r).describe() for r in RULESET_IDS]
     unfinished = [g for g in table().store.games() if not g.get("finished")][:8]
@@ -181,6 +201,10 @@ def setup() -> str:
         dice_kinds=DICE_KINDS,
         timers=TIMER_CHOICES,
         max_players=MAX_PLAYERS,
+        max_name=MAX_NAME,
+        option_name=option_name,
+        option_help=option_help,
+        choice_name=choice_name,
         unfinished=unfinished,
         strings=strings(),
     )
@@ -284,13 +308,17 @@ def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str,
         event = entry["event"]
         row: dict[str, Any] = {"seq": entry["seq"], "at": entry["at"], "event": event}
         row["corrections"] = []
+        held: list[bool] = []
         if game is not None:
             row["player"] = setup.players[game.player]
             before = game.sheets[game.player].cells
+            held = [d.held for d in game.dice]
             try:
                 after_game = game.apply(event)
             except ScorerError:
                 after_game = game
+            if event.get("type") == "undo":  # the player whose move is taken back
+                row["player"] = setup.players[after_game.player]
             written = after_game.sheets[game.player].cells
             cell = event.get("cell")
             if event.get("type") in {"write", "scratch"} and cell in written and cell not in before:
@@ -298,7 +326,12 @@ def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str,
             game = after_game
         if event.get("type") == "throw":
             reading = event.get("reading") or {}
-            row["confidence"] = reading.get("confidence") or []
+            # a held die was not read again: it shows "held", not a confidence
+            row["held"] = held
+            row["confidence"] = [
+                None if i < len(held) and held[i] else c
+                for i, c in enumerate(reading.get("confidence") or [])
+            ]
             row["photo"] = reading.get("photo")
             row["faces"] = [card_rank(v) if cards else str(v) for v in event.get("dice", [])]
             last_throw = row

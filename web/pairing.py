@@ -237,7 +237,9 @@ def body_problem() -> str | None:
 
 
 def refuse(status: int, error: str, message: str) -> tuple[Response, int]:
-    return jsonify({"error": error, "message": message}), status
+    from web.refusals import translate
+
+    return jsonify({"error": error, "message": translate(message)}), status
 
 
 def guard() -> tuple[Response, int] | None:

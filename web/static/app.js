@@ -4,6 +4,8 @@
 
 (function () {
   const page = document.body.dataset.page;
+  // a phone that is not paired watches: no live buttons that fail on tap
+  const paired = document.body.dataset.paired !== "false";
   const T = readJson("strings") || {};
   let state = readJson("state");
   let selectedCell = null;
@@ -55,8 +57,11 @@
     toastTimer = setTimeout(() => { box.hidden = true; }, 3500);
   }
 
+  let moving = false; // one move at a time: a double tap must not send the same move twice
+
   async function api(path, body) {
     const options = { method: "POST", headers: { "Content-Type": "application/json" } };
+    const sentVersion = body && body.version;
     options.body = JSON.stringify(body || {});
     let response;
     try {
@@ -68,7 +73,9 @@
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
       if (data.state) render(data.state);
-      toast(data.error === "StaleState" ? T.stale : data.message || response.statusText, "error");
+      const behind = data.error === "StaleState"
+        || (data.state && sentVersion !== undefined && data.state.version !== sentVersion);
+      toast(behind ? T.stale : translate(data.message || response.statusText), "error");
       const error = new Error(data.message || response.statusText);
       error.status = response.status;
       throw error;
@@ -84,7 +91,10 @@
 
   function move(suffix, body) {
     if (!state) return Promise.reject(new Error("no game"));
-    return api(gamePath(suffix), Object.assign({ version: state.version }, body || {}));
+    if (moving) return Promise.reject(new Error("a move is on its way"));
+    moving = true;
+    return api(gamePath(suffix), Object.assign({ version: state.version }, body || {}))
+      .finally(() => { moving = false; });
   }
 
   // -- names ------------------------------------------------------------------------
@@ -95,8 +105,22 @@
     return special[cell] || (T.cells || {})[cell] || cell.replace(/_/g, " ");
   }
 
+  let linePatterns = null;
   function translate(message) {
-    return (T.messages || {})[message] || message;
+    if (!message) return message;
+    const known = (T.messages || {})[message];
+    if (known) return known;
+    if (!linePatterns) linePatterns = (T.lines || []).map(([source, text]) => [new RegExp(source, "s"), text]);
+    for (const [pattern, text] of linePatterns) {
+      const match = pattern.exec(message);
+      if (!match) continue;
+      const values = {};
+      for (const [name, value] of Object.entries(match.groups || {})) {
+        values[name] = name === "cell" ? cellName(value.replace(/^'|'$/g, "")) : translate(value);
+      }
+      return fill(text, values);
+    }
+    return message;
   }
 
   function cameraText(status) {
@@ -107,6 +131,13 @@
   }
 
   function pendingText(pending) {
+    if (pending.missing && pending.missing.length) {
+      const cards = state && state.dice_kind === "cards";
+      const dice = pending.missing.map((m) => fill(T.die_held_at, {
+        n: m.index + 1, value: cards ? RANKS[m.value - 1] : m.value,
+      })).join(", ");
+      return fill(T.pending_held, { dice: dice });
+    }
     return fill(T.pending, { seen: (pending.values || []).length, expected: pending.expected });
   }
 
@@ -170,6 +201,16 @@
     }
     const round = $("round");
     if (round) round.textContent = fill(T.round_n, { n: state.round });
+    const turnNotes = [];
+    if (state.committed && !state.finished) turnNotes.push(fill(T.committed_to, { cell: cellName(state.committed) }));
+    const banked = (state.notes || {}).banked;
+    if (banked && !state.finished && banked[state.current_player]) {
+      turnNotes.push(fill(T.banked, { n: banked[state.current_player] }));
+    }
+    for (const box of document.querySelectorAll(".turn-notes")) {
+      box.textContent = turnNotes.join(" · ");
+      box.hidden = !turnNotes.length;
+    }
     const title = $("ruleset-title");
     if (title) title.textContent = (T.rulesets || {})[state.ruleset] || state.ruleset;
     if (state.timer && state.timer.remaining !== undefined && state.timer.remaining !== null) {
@@ -219,7 +260,7 @@
         type: page === "play" ? "button" : null,
         "aria-label": label.join(", "),
         dataset: { index: i, value: die.value },
-        onclick: page === "play" ? () => openPicker(i) : null,
+        onclick: page === "play" && paired ? () => openPicker(i) : null,
       }, [dieFace(die.value, die.rank)]);
       if (guess) node.append(el("span", { class: "die-guess", text: guess }));
       if (unsure.has(i)) node.append(el("span", { class: "die-note", text: T.tap_to_confirm }));
@@ -239,7 +280,10 @@
     const players = state.players;
     const cells = (state.ruleset_info && state.ruleset_info.cells) || [];
     const scores = state.scores || {};
-    const canWrite = page === "play" && !state.finished && state.throw > 0;
+    const canWrite = page === "play" && paired && !state.finished && state.throw > 0;
+    const notes = state.notes || {};
+    const pastHands = {};
+    for (const r of notes.past_hands || []) pastHands["round_" + r.round] = r;
     table.replaceChildren();
     table.style.setProperty("--players", players.length);
     table.dataset.players = players.length;
@@ -270,6 +314,12 @@
           td.textContent = written;
           td.classList.add("written");
           if (written === 0) td.classList.add("zero");
+          const mark = ((notes.marks || [])[p] || {})[cell];
+          if (mark) td.append(el("sup", { class: "mark", text: mark }));
+          const past = pastHands[cell];
+          if (past && past.hands[p]) {
+            td.append(el("span", { class: "past-hand", text: (T.hands || {})[past.hands[p]] || past.hands[p] }));
+          }
         } else if (current && cell in scores) {
           td.classList.add("option");
           td.textContent = scores[cell];
@@ -291,6 +341,7 @@
         row.append(td);
       });
       body.append(row);
+      if (cell === "sixes" && notes.subtotals) body.append(subtotalRow(notes.subtotals));
     });
     for (const bonus of bonusKeys()) {
       const row = el("tr", { class: "bonus" }, [
@@ -298,7 +349,8 @@
       ]);
       players.forEach((_, p) => {
         const value = (state.bonuses[p] || {})[bonus];
-        row.append(el("td", { class: p === state.current_player ? "current" : "", text: value ? value : "" }));
+        const current = p === state.current_player && !state.finished;
+        row.append(el("td", { class: current ? "current" : "", text: value ? value : "" }));
       });
       body.append(row);
     }
@@ -326,6 +378,22 @@
     table.append(body);
   }
 
+  function subtotalRow(subtotals) {
+    const twoPart = state.ruleset === "poker_ru" || state.ruleset === "poker_ua";
+    const row = el("tr", { class: "subtotal" }, [
+      el("th", { scope: "row", class: "cell-name", text: twoPart ? T.part_one : T.upper_sum }),
+    ]);
+    subtotals.forEach((sub, p) => {
+      const current = p === state.current_player && !state.finished;
+      const td = el("td", { class: current ? "current" : "", text: sub.sum });
+      if (sub.needed && !sub.complete) {
+        td.append(el("small", { class: "to-bonus", text: fill(twoPart ? T.to_premium : T.to_bonus, { n: sub.needed }) }));
+      }
+      row.append(td);
+    });
+    return row;
+  }
+
   function bonusKeys() {
     const keys = new Set();
     for (const b of state.bonuses || []) for (const k of Object.keys(b || {})) keys.add(k);
@@ -333,11 +401,9 @@
   }
 
   function isOpenStrikable(cell) {
-    const sheet = state.sheet[state.current_player] || {};
-    if (sheet[cell] !== null && sheet[cell] !== undefined) return false;
-    if (state.ruleset_info && state.ruleset_info.kind === "duel") return false;
-    if (state.committed && state.committed !== cell) return false;
-    return true;
+    // the server lists the cells the rules take a strike (or a commit) on now
+    const moves = state.moves || { strike: [], commit: [] };
+    return (state.needs_commit ? moves.commit : moves.strike).includes(cell);
   }
 
   function selectCell(cell) {
@@ -429,7 +495,15 @@
     if (!banner) return;
     if (state.finished) {
       const names = (state.winners || []).map((w) => state.players[w]).join(", ");
-      banner.textContent = fill(T.winners, { names: names });
+      const actions = el("div", { class: "banner-actions" });
+      if (paired) {
+        actions.append(el("button", {
+          class: "big-button", id: "rematch-button", type: "button", text: T.rematch,
+          onclick: () => move("/rematch").catch(() => {}),
+        }));
+      }
+      actions.append(el("a", { class: "button", id: "new-game-link", href: "/setup", text: T.new_game }));
+      banner.replaceChildren(el("p", { class: "banner-text", text: fill(T.winners, { names: names }) }), actions);
       banner.hidden = false;
     } else {
       banner.hidden = true;
@@ -437,7 +511,7 @@
     const undo = $("undo-button");
     if (undo) undo.disabled = state.can_undo === false;
     const hint = $("hint-button");
-    if (hint) hint.hidden = !state.hints || !state.throw || state.finished;
+    if (hint) hint.hidden = !paired || !state.hints || !state.throw || state.finished;
   }
 
   // -- the die picker (phone) ---------------------------------------------------------
@@ -560,8 +634,19 @@
       const data = JSON.parse(e.data);
       drawStatus(data.table);
     });
-    source.addEventListener("open", () => document.body.classList.remove("offline"));
-    source.addEventListener("error", () => document.body.classList.add("offline"));
+    source.addEventListener("open", () => setOffline(false));
+    source.addEventListener("error", () => setOffline(true));
+  }
+
+  // A stopped server is plain: a full-width line, the camera dot grey, the PIN hidden.
+  function setOffline(offline) {
+    document.body.classList.toggle("offline", offline);
+    let line = $("offline-banner");
+    if (!line && offline) {
+      line = el("div", { id: "offline-banner", class: "offline-banner", role: "alert", text: T.offline });
+      document.body.prepend(line);
+    }
+    if (line) line.hidden = !offline;
   }
 
   // -- setup -----------------------------------------------------------------------------

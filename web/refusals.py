@@ -1,0 +1,168 @@
+"""The table's English lines and refusals, in the page's language.
+
+``scorer`` speaks English and imports no Flask: its errors and table lines are
+f-strings ("die 2 is held at 6, the throw shows 3"). Each one a player can see is
+listed here as its template (``%(name)s`` where the f-string has a value); a line
+is matched against the templates and re-built from the catalogue's translation,
+the values translated in turn (a cell id becomes the cell's name). The pages get
+the same templates, so a line that comes over the event stream is translated in
+the browser too.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from flask_babel import force_locale
+from flask_babel import lazy_gettext as _l
+
+from web.names import OPTION_HELP, cell_name, option_name, ruleset_name
+
+# -- issue 25: every refusal and table line a player sees ----------------------------------
+LINES: tuple[Any, ...] = (
+    # dice
+    _l("a die shows 1..6 (or 9, 10, J, Q, K, A), not %(value)s"),
+    _l("expected %(count)s dice, got %(got)s"),
+    _l("expected %(count)s dice (or the %(free)s thrown), got %(got)s"),
+    _l("dice is a list of values 1..6 (or 9, 10, J, Q, K, A)"),
+    _l("dice: a list of values, e.g. [4, 4, 2, 3, 5]"),
+    _l("%(ruleset)s is played with %(count)s dice, got %(got)s"),
+    # setup
+    _l("a game has 1 to %(max)s players, not %(n)s"),
+    _l("a player's name cannot be empty"),
+    _l("a player's name has at most %(max)s characters: %(name)s"),
+    _l("two players are called %(name)s: give each a different name"),
+    _l("dice are one of %(kinds)s, not %(value)s"),
+    _l("the turn timer is off or one of %(choices)s seconds, not %(value)s"),
+    _l("a game setup is a JSON object"),
+    _l("a game setup needs a ruleset id (text)"),
+    _l("players is a list of names"),
+    _l("options is an object of KEY: VALUE"),
+    _l("timer is a number of seconds or null"),
+    _l("dice is pips, cards or auto"),
+    _l("unknown ruleset %(ruleset)s (rulesets: %(known)s)"),
+    _l("%(ruleset)s has no option %(option)s (options: %(known)s)"),
+    _l("option %(option)s: cannot read %(value)s (%(help)s)"),
+    _l("option %(option)s is one of %(allowed)s, not %(value)s"),
+    # turns
+    _l("nothing to undo"),
+    _l("the game is over"),
+    _l("confirm die %(n)s first (tap it)"),
+    _l("commit to a number before throwing again"),
+    _l("no throws left this turn (%(n)s allowed)"),
+    _l("every die is held: release one to throw"),
+    _l("die %(n)s is held at %(held)s, the throw shows %(shown)s"),
+    _l("throw before holding dice"),
+    _l("throw before committing to a number"),
+    _l("throw before writing"),
+    _l("%(ruleset)s has no commit now"),
+    _l("already committed to %(cell)s this turn"),
+    _l("commit to an open number cell, not %(cell)s"),
+    _l("this turn is committed to %(cell)s"),
+    _l("in poker_dice a turn ends by standing on the hand"),
+    _l("poker_dice has no cells to strike"),
+    _l("extra rounds are played in the free part, not %(cell)s"),
+    _l("in an extra round, write the dice into a cell"),
+    _l("%(ruleset)s has no extra rounds"),
+    _l("extra rounds are agreed once the sheet is full"),
+    _l("there are no dice on the tray yet"),
+    _l("no cell can be written now"),
+    _l("a cell is named by its id, e.g. 'twos'"),
+    _l("%(ruleset)s has no cell %(cell)s (cells: %(known)s)"),
+    _l("cell %(cell)s is already written"),
+    _l("part 2 (%(cell)s) opens once ones..sixes are all written"),
+    _l("%(cell)s is written after at most %(n)s throws, not %(throw)s"),
+    _l("joker rule: five %(face)ss go into %(cell)s while it is open"),
+    _l("joker rule: with the number cell closed, five alike go into an open lower cell"),
+    _l("%(ruleset)s allows at most %(n)s throws a turn"),
+    # the store and the API
+    _l("there is no game %(id)s"),
+    _l("no game at the table yet: start one on /setup"),
+    _l("the game moved on (version %(now)s, you saw %(seen)s)"),
+    _l("a hint needs dice on the tray: throw first"),
+    _l("the hint table is being computed (a minute or so): ask again soon"),
+    _l("hints are not installed"),
+    _l("no hints for %(ruleset)s"),
+    _l("a rematch follows a finished game"),
+    # the table
+    _l("Still reading the dice: press ignored."),
+    _l("Still reading the dice: try again in a moment."),
+    _l("Reading the dice..."),
+    _l("No camera: type the dice in."),
+    _l("Time is up: the best cell was written."),
+    _l("Time is up: confirm the dice, then write."),
+    _l("Time is up, but: %(problem)s"),
+    _l("No game at the table: start one on the setup page."),
+    _l("The dice could not be read: %(problem)s"),
+    _l("cannot read the dice: %(problem)s"),
+    _l("Camera problem (%(name)s): %(problem)s. Type the dice in meanwhile."),
+    _l("Camera problem: %(problem)s. Type the dice in meanwhile."),
+    _l("Saw %(seen)s dice, expected %(expected)s: check the dice and type them in."),
+    _l("Held dice not seen: %(dice)s. Check the dice and type them in."),
+    _l("die %(n)s (%(value)s)"),
+    _l("the tray region is [x, y, w, h], each a fraction 0..1"),
+    _l("the tray region must lie inside the picture and not be tiny"),
+    # pairing
+    _l(
+        "Only the table may change the game: pair this phone on /pair "
+        "with the PIN the table's screen shows."
+    ),
+    _l("a request from another site may not change the game"),
+    _l("send the request body as JSON (Content-Type: application/json)"),
+    _l("too many wrong PINs: try again in %(n)s s"),
+)
+LINES += OPTION_HELP  # the rulesets' help for their options (web.names names the options)
+
+# Values that name a cell or a ruleset are shown by their names, not their ids.
+CELL_VALUES = {"cell"}
+RULESET_VALUES = {"ruleset"}
+OPTION_VALUES = {"option"}
+_PLACEHOLDER = re.compile(r"%\((\w+)\)s")
+
+
+@cache
+def _english() -> tuple[tuple[re.Pattern[str], Any], ...]:
+    """Each line's template as a pattern, with the lazy string that translates it."""
+    with force_locale("en"):
+        templates = [(str(line), line) for line in LINES]
+    return tuple((_pattern(template), line) for template, line in templates)
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    parts = _PLACEHOLDER.split(template)
+    regex = "".join(
+        f"(?P<{part}>.+?)" if i % 2 else re.escape(part) for i, part in enumerate(parts)
+    )
+    return re.compile(regex, re.DOTALL)
+
+
+def translate(line: str) -> str:
+    """``line`` in the current locale, or as it came when no template matches it."""
+    for pattern, lazy in _english():
+        match = pattern.fullmatch(line)
+        if match is None:
+            continue
+        values: dict[str, str] = {}
+        for name, value in match.groupdict().items():
+            bare = value.strip("'\"")
+            if name in CELL_VALUES:
+                values[name] = cell_name("", bare)
+            elif name in RULESET_VALUES:
+                values[name] = ruleset_name(bare)
+            elif name in OPTION_VALUES:
+                values[name] = option_name(bare)
+            else:
+                values[name] = translate(value)
+        return str(lazy) % values
+    return line
+
+
+def for_pages() -> list[list[str]]:
+    """The templates for the page's script: ``[JS regex, translation with {name} holes]``."""
+    out = []
+    for pattern, lazy in _english():
+        source = re.sub(r"\(\?P<(\w+)>", r"(?<\1>", pattern.pattern)
+        out.append([f"^{source}$", _PLACEHOLDER.sub(r"{\1}", str(lazy))])
+    return out
