@@ -1,0 +1,180 @@
+"""Issue 25 in Debian's chromium: the pages as players use them, in three languages and sizes.
+
+One real server (waitress on a free loopback port, SQLite in a temporary folder, no
+camera: dice are typed in). A Russian phone at 390x844 plays poker_ru (the commit,
+the double tap on Write, banked throws, x3, the way to the premium); a Ukrainian
+kiosk at 800x480 sees yahtzee to its end (subtotal, no current cell left, the last
+round, Rematch); an English kiosk at 1920x1080 keeps every poker_dice round's hands
+and goes plain when the server stops. /setup refuses names in Russian.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync"]
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+
+@pytest.fixture
+def served(tmp_path):
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    from scorer.bus import Bus
+    from scorer.commands.serve import start_server, stop_server
+    from scorer.store import Store
+    from scorer.table import Table
+    from web import create_app
+
+    store = Store(tmp_path / "games.sqlite3")
+    table = Table(store, Bus(), photos=tmp_path / "photos")
+    server, thread = start_server(create_app({"TABLE": table}), threads=16)
+    url = f"http://127.0.0.1:{server.effective_port}"
+    running = {"url": url, "stop": lambda: (table.bus.close(), stop_server(server, thread))}
+    yield running
+    table.close()
+    stop_server(server, thread)
+    store.close()
+
+
+def api(url: str, path: str, body: dict | None = None) -> dict:
+    request = urllib.request.Request(
+        url + path,
+        data=json.dumps(body or {}).encode(),
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.load(response)
+
+
+def test_the_table_as_players_use_it(served):
+    from playwright.sync_api import expect, sync_playwright
+
+    url = served["url"]
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+
+            # /setup in Russian: option names, and names that cannot tell players apart
+            phone.goto(url + "/setup?lang=ru")
+            phone.locator("input[name=ruleset][value=poker_ru]").check()
+            options = phone.locator('.options[data-ruleset="poker_ru"]')
+            expect(options).to_contain_text("Бросков на «Единицы»")
+            expect(options).not_to_contain_text("throws.ones")
+            players = phone.locator("input[name=player]")
+            players.nth(0).fill("Анна")
+            players.nth(1).fill("анна")
+            phone.locator("#start-button").click()
+            expect(phone.locator("#setup-error")).to_have_text(
+                "двух игроков зовут анна: дайте каждому своё имя"
+            )
+            long_name = "Олександра-Вікторія Ковальчук"  # 29 characters: kept whole, refused
+            players.nth(1).fill(long_name)
+            expect(players.nth(1)).to_have_value(long_name)
+            phone.locator("#start-button").click()
+            expect(phone.locator("#setup-error")).to_contain_text("не больше 24 знаков")
+
+            # poker_ru, one throw a number, a throw bank: started here, played on the phone
+            game = api(
+                url,
+                "/api/games",
+                {
+                    "ruleset": "poker_ru",
+                    "players": ["Анна"],
+                    "options": {"throw_bank": "on", "throws": "1"},
+                },
+            )
+            game_id = game["id"]
+            phone.goto(url + "/play?lang=ru")
+            api(url, f"/api/games/{game_id}/throw", {"dice": [4, 4, 4, 1, 2]})
+            expect(phone.locator("#dice .die")).to_have_count(5)
+            # part 1: no part-2 cell to tap (item 4)
+            for cell in ("pair", "poker", "chance"):
+                expect(phone.locator(f'#sheet tr[data-cell="{cell}"] td.tappable')).to_have_count(0)
+            phone.locator('#sheet tr[data-cell="fours"] td.tappable').click()
+            expect(phone.locator("#write-button")).to_have_text("Выбрать число: Четвёрки")
+            phone.locator("#write-button").click()
+            expect(phone.locator(".turn-notes")).to_have_text("Выбрано число: Четвёрки")
+            # a double tap on Write writes once and says nothing misleading (item 10)
+            phone.locator('#sheet tr[data-cell="fours"] td.tappable').click()
+            phone.locator("#write-button").dblclick()
+            expect(phone.locator('#sheet tr[data-cell="fours"] td.written')).to_have_text("0")
+            phone.wait_for_timeout(300)
+            expect(phone.locator("#toast")).to_be_hidden()
+            # a struck number banks its throw and takes part 1 below the premium (item 16)
+            api(url, f"/api/games/{game_id}/scratch", {"cell": "ones"})
+            expect(phone.locator(".turn-notes")).to_have_text("бросков в запасе: 1")
+            subtotal = phone.locator("#sheet tr.subtotal")
+            expect(subtotal).to_contain_text("Первая часть")
+            expect(subtotal).to_contain_text("до премии: 9")
+            for cell in ("twos", "threes", "fives", "sixes"):
+                api(url, f"/api/games/{game_id}/scratch", {"cell": cell})
+            api(url, f"/api/games/{game_id}/throw", {"dice": [3, 3, 1, 2, 5]})
+            api(url, f"/api/games/{game_id}/write", {"cell": "pair"})
+            expect(phone.locator('#sheet tr[data-cell="pair"] td.written')).to_have_text("15x3")
+            expect(phone.locator('#sheet tr[data-cell="pair"] sup.mark')).to_have_text("x3")
+            assert phone.evaluate("document.documentElement.scrollWidth") <= 390
+
+            # yahtzee to its end on the Ukrainian 800x480 kiosk (items 5, 6, 17, 18)
+            kiosk = browser.new_page(viewport={"width": 800, "height": 480})
+            kiosk.goto(url + "/?lang=uk")
+            game = api(url, "/api/games", {"ruleset": "yahtzee", "players": ["Anna", "Borys"]})
+            yahtzee = game["id"]
+            api(url, f"/api/games/{yahtzee}/throw", {"dice": [6, 6, 6, 1, 2]})
+            api(url, f"/api/games/{yahtzee}/write", {"cell": "sixes"})
+            expect(kiosk.locator("#sheet tr.subtotal")).to_contain_text("Сума верху")
+            expect(kiosk.locator("#sheet tr.subtotal")).to_contain_text("до бонусу: 45")
+            cells = game["state"]["ruleset_info"]["cells"]
+            annas = [c for c in cells if c != "sixes"]
+            turns = [t for pair in zip(cells, [*annas, None], strict=True) for t in pair if t]
+            for cell in turns:  # Borys strikes all 13 cells, Anna her other 12, in turn
+                api(url, f"/api/games/{yahtzee}/throw", {"dice": [6, 6, 6, 1, 2]})
+                api(url, f"/api/games/{yahtzee}/scratch", {"cell": cell})
+            expect(kiosk.locator("#banner")).to_be_visible()
+            expect(kiosk.locator("#sheet td.current")).to_have_count(0)
+            expect(kiosk.locator("#round")).to_have_text("Раунд 13")
+            expect(kiosk.locator("#new-game-link")).to_have_text("Нова гра")
+            kiosk.locator("#rematch-button").click()
+            expect(kiosk.locator("#banner")).to_be_hidden()
+            expect(kiosk.locator("#sheet thead th.player").first).to_have_text("Anna")
+            expect(kiosk.locator("#round")).to_have_text("Раунд 1")
+
+            # poker_dice on the English 1080p kiosk: every round's hands stay (item 19)
+            big = browser.new_page(viewport={"width": 1920, "height": 1080})
+            big.goto(url + "/?lang=en")
+            duel = api(
+                url,
+                "/api/games",
+                {"ruleset": "poker_dice", "players": ["Anna", "Borys"], "options": {"rounds": 2}},
+            )["id"]
+            for dice in ([6, 6, 6, 5, 5], [1, 2, 3, 3, 5], [2, 2, 4, 5, 6], [4, 4, 4, 4, 1]):
+                api(url, f"/api/games/{duel}/throw", {"dice": dice})
+                api(url, f"/api/games/{duel}/write", {"cell": "hand"})
+            round_1 = big.locator('#sheet tr[data-cell="round_1"] .past-hand')
+            expect(round_1).to_have_text(["Full house", "Pair"])
+            round_2 = big.locator('#sheet tr[data-cell="round_2"] .past-hand')
+            expect(round_2).to_have_text(["Pair", "Four of a kind"])
+
+            # the server stops: a full-width line, the camera dot grey, no PIN (item 15)
+            served["stop"]()
+            banner = big.locator("#offline-banner")
+            expect(banner).to_be_visible()
+            expect(banner).to_have_text("Connection lost: reconnecting...")
+            assert banner.bounding_box()["width"] == 1920
+            expect(big.locator(".pair-panel").first).to_be_hidden()
+            expect(kiosk.locator("#offline-banner")).to_have_text(
+                "Зв'язок втрачено: перепідключаюсь..."
+            )
+            grey = big.evaluate("getComputedStyle(document.querySelector('#camera-status')).color")
+            assert grey == "rgb(148, 163, 184)"  # --muted
+        finally:
+            browser.close()
