@@ -20,6 +20,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "scorer.commands.games",
     "scorer.commands.vision",
     "scorer.commands.strategy",
+    "scorer.commands.coach",
     "scorer.commands.serve",
     "scorer.commands.render",
 )

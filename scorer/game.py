@@ -155,6 +155,25 @@ class Game:
             game = game.apply(event)
         return game
 
+    @classmethod
+    def standing(
+        cls, setup: Setup, events: Sequence[Mapping[str, Any]]
+    ) -> list[tuple[Game, Mapping[str, Any]]]:
+        """The events that stand (not undone), each with the state it was applied to.
+
+        What was really decided and thrown: the review and the fairness count read this.
+        """
+        game = cls.start(setup)
+        stack: list[tuple[Game, Mapping[str, Any]]] = []
+        for event in events:
+            after = game.apply(event)
+            if event.get("type") == "undo":
+                stack.pop()
+            else:
+                stack.append((game, event))
+            game = after
+        return stack
+
     # -- the rules of play ------------------------------------------------------------
 
     @property

@@ -290,6 +290,32 @@ def hint(game_id: int) -> tuple[Response, int] | Response:
     return jsonify({"choices": [c.to_dict() | {"text": c.describe()} for c in choices[:3]]})
 
 
+@bp.get("/games/<int:game_id>/review")
+def review(game_id: int) -> tuple[Response, int] | Response:
+    """What each decision of a finished game cost against optimal play, per player."""
+    from scorer.strategy import prepare
+    from scorer.strategy.review import review as review_game
+    from scorer.strategy.review import reviewable
+
+    setup = table().store.setup(game_id)
+    if not reviewable(setup.ruleset):
+        return jsonify({"error": "NoReview", "message": f"no review for {setup.ruleset}"}), 404
+    if prepare(setup.ruleset, setup.options) is not None:
+        raise ForbiddenMove("the review's table is being computed (a minute or so): ask again soon")
+    events = [e["event"] for e in table().store.events(game_id)]
+    players = review_game(setup, events)
+    return jsonify({"game": game_id, "players": [p.to_dict() for p in players]})
+
+
+@bp.get("/fairness")
+def fairness() -> Response:
+    """Each dice set's face counts over every stored camera throw, and the chi-square verdict."""
+    from scorer.fairness import table_fairness
+
+    dice_set = request.args.get("set") or None
+    return jsonify({"sets": [f.to_dict() for f in table_fairness(table().store, dice_set)]})
+
+
 # -- the table itself ------------------------------------------------------------------
 
 

@@ -235,8 +235,17 @@ def camera_preview() -> Response:
 
 @bp.get("/history")
 def history() -> str:
+    from scorer.fairness import table_fairness
+
     games = table().store.games()
-    return render_template("history.html", page="history", games=games, strings=strings())
+    return render_template(
+        "history.html",
+        page="history",
+        games=games,
+        fairness=table_fairness(table().store),
+        fairness_line=fairness_line,
+        strings=strings(),
+    )
 
 
 @bp.get("/history/download")
@@ -275,16 +284,66 @@ def history_game(game_id: int) -> str:
         log = table().store.events(game_id)
     except ScorerError:
         abort(404)
-    rows = history_rows(log, table().store.setup(game_id))
+    setup = table().store.setup(game_id)
+    rows = history_rows(log, setup)
     return render_template(
         "history_game.html",
         page="history",
         state=state,
         rows=rows,
+        coach=coach(setup, [e["event"] for e in log], state),
+        move_words=lambda move: move_words(state["ruleset"], move),
         strings=strings(),
         cell_label=lambda cell: cell_label(state["ruleset"], cell),
         state_json=json.dumps(state),
     )
+
+
+def coach(setup: Any, events: list[dict[str, Any]], state: dict[str, Any]) -> dict[str, Any]:
+    """The review the game page shows: ``{"status": ..., "players": [...]}``.
+
+    ``status`` is ``none`` (not a solved ruleset, or the game is not over),
+    ``computing`` (its table is being built: the page says so and asks again
+    later) or ``ready``.
+    """
+    from scorer.strategy import prepare
+    from scorer.strategy.review import review, reviewable
+
+    if not state.get("finished") or not reviewable(setup.ruleset):
+        return {"status": "none", "players": []}
+    if prepare(setup.ruleset, setup.options) is not None:
+        return {"status": "computing", "players": []}
+    return {"status": "ready", "players": review(setup, events)}
+
+
+def move_words(ruleset: str, move: Any) -> str:
+    """A keep, write or strike in the page's language: "keep 5 5", "write Sixes"."""
+    if move.kind == "keep":
+        if not move.keep:
+            return _("re-throw all")
+        return _("keep %(dice)s", dice=" ".join(map(str, move.keep)))
+    if move.kind == "write":
+        return _("write %(cell)s", cell=cell_label(ruleset, move.cell))
+    return _("strike %(cell)s", cell=cell_label(ruleset, move.cell))
+
+
+def fairness_line(verdict: Any) -> str:
+    """A dice set's verdict in the page's language."""
+    if not verdict.enough:
+        from scorer.fairness import MIN_DICE
+
+        return _(
+            "Too few dice to tell: %(n)s seen, %(need)s needed.", n=verdict.dice, need=MIN_DICE
+        )
+    if not verdict.biased:
+        return _("No sign of bias over %(n)s dice.", n=f"{verdict.dice:,}".replace(",", "\u202f"))
+    from scorer.dice import card_rank
+
+    face = card_rank(verdict.face) if verdict.dice_set == "cards" else str(verdict.face)
+    p = f"{verdict.p_value:.2g}"
+    if verdict.more:
+        return _("%(face)s comes up more often than a fair die would: p = %(p)s.", face=face, p=p)
+    return _("%(face)s comes up less often than a fair die would: p = %(p)s.", face=face, p=p)
 
 
 def cell_label(ruleset: str, cell: str) -> str:

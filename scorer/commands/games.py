@@ -11,7 +11,8 @@ from scorer.datadir import default_db
 from scorer.errors import ScorerError
 
 
-def _store(args: argparse.Namespace):  # -> Store, imported late to keep `scorer --help` fast
+def stored_games(args: argparse.Namespace):  # -> Store, imported late: `scorer --help` stays fast
+    """The store named by ``--db`` (or the default one), which must exist."""
     from scorer.store import Store
 
     path = Path(args.db) if args.db else default_db()
@@ -21,7 +22,7 @@ def _store(args: argparse.Namespace):  # -> Store, imported late to keep `scorer
 
 
 def _games(args: argparse.Namespace) -> int:
-    for game in _store(args).games():
+    for game in stored_games(args).games():
         if args.json:
             print(json.dumps(game, ensure_ascii=False))
             continue
@@ -35,7 +36,7 @@ def _games(args: argparse.Namespace) -> int:
 
 
 def _export(args: argparse.Namespace) -> int:
-    text = _store(args).export(args.game, args.format)
+    text = stored_games(args).export(args.game, args.format)
     if args.output:
         Path(args.output).write_text(text, encoding="utf-8")
     else:
@@ -44,7 +45,7 @@ def _export(args: argparse.Namespace) -> int:
 
 
 def _backup(args: argparse.Namespace) -> int:
-    target = _store(args).backup(args.destination)
+    target = stored_games(args).backup(args.destination)
     print(f"backed up to {target}")
     return 0
 

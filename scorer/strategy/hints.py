@@ -87,8 +87,7 @@ def hint(
     found = []
     for cell in rules.scores(values, sheet, throw):
         after = rules.write(sheet, cell, values, throw)
-        future = 0.0 if rules.is_complete(after) else float(flat[_index(model, after)])
-        found.append((rules.total(after) + future, "write", None, None, cell))
+        found.append((_expected(model, rules, flat, after), "write", None, None, cell))
     if throw < rules.max_throws:
         found.extend(_keeps(model, flat, state, values, throw, rules.max_throws, now))
     found.sort(key=lambda f: (-f[0], f[1] != "write"))
@@ -122,6 +121,28 @@ def _keeps(
         (now + float(by_size[len(kept)][0, lat.index(kept)]), "keep", kept, indexes, None)
         for kept, indexes in seen.items()
     ]
+
+
+def expected_after(
+    ruleset_id: str,
+    options: Mapping[str, object] | None,
+    sheet: Sheet,
+    *,
+    directory: Path | None = None,
+) -> float:
+    """The expected final total of a sheet just written: its points plus optimal play after.
+
+    A write's price in :func:`hint`; the review prices strikes, which hints leave out, the same way.
+    """
+    model = solitaire(ruleset_id, options)
+    rules = get_ruleset(ruleset_id, options)
+    _state(model, sheet)
+    return _expected(model, rules, tables.table(model, directory=directory).reshape(-1), sheet)
+
+
+def _expected(model: Solitaire, rules: Any, flat: np.ndarray, sheet: Sheet) -> float:
+    future = 0.0 if rules.is_complete(sheet) else float(flat[_index(model, sheet)])
+    return rules.total(sheet) + future
 
 
 def _state(model: Solitaire, sheet: Sheet) -> tuple[int, int, int]:
