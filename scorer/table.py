@@ -491,6 +491,7 @@ class Table:
         self.say("Reading the dice...")
         self.publish(game_id, game)
         try:
+            self._tell_camera(state)
             frames = self._grab()
             reading = self._read(frames, READER_FACES.get(game.setup.dice, "any"))
             photo = self._save_photo(game_id, frames[-1])
@@ -521,6 +522,13 @@ class Table:
         to confirm, a number to commit to) is refused without using the camera."""
         free = sum(not d["held"] for d in state.get("dice") or []) or Table.dice_in_play(state)
         game.apply({"type": "throw", "dice": [1] * free})
+
+    def _tell_camera(self, state: dict[str, Any]) -> None:
+        """A camera that renders its throws (the demo's) is told what stays on the tray."""
+        adapter = getattr(self.camera, "adapter", None) or self.camera
+        prepare = getattr(adapter, "prepare_throw", None)
+        if callable(prepare):
+            prepare(list(self.held_dice(state).values()), state.get("dice_kind") or "pips")
 
     def _grab(self) -> list[Any]:
         assert self.camera is not None

@@ -394,3 +394,52 @@ def test_the_table_view_keeps_what_the_state_carries(table):
     assert set(state["notes"]) == {"subtotals", "marks", "past_hands", "banked"}
     assert state["moves"] == {"strike": [], "commit": []}
     assert set(state) >= set(table.load(game_id).state())
+
+
+# -- 3: the demo camera throws what the game plays ------------------------------------------
+
+
+@pytest.fixture
+def demo_table(store, tmp_path):
+    from scorer.bus import Bus
+    from scorer.commands.serve import RendererReader
+    from scorer.devices import open_camera
+    from scorer.table import Table
+
+    camera = open_camera("demo", watch_every=None)
+    table = Table(store, Bus(), camera=camera, reader=RendererReader(camera), photos=tmp_path)
+    yield table
+    table.close()
+
+
+def test_the_demo_camera_leaves_held_dice_where_they_lie(demo_table):
+    # given a generala game on the demo camera, after a first throw with three dice held
+    game_id, _ = demo_table.new_game(Setup("generala", ("Anna",)))
+    demo_table.throw(game_id)
+    first = [d["value"] for d in demo_table.view(game_id)["dice"]]
+    boxes = list(demo_table.camera.adapter.last_boxes)
+    demo_table.hold(game_id, [0, 1, 2])
+    # when the next throw is photographed and read
+    demo_table.throw(game_id)
+    state = demo_table.view(game_id)
+    # then it is taken as it is (no dice to type in), the held dice unchanged, lying still
+    assert demo_table.status.pending is None and state["throw"] == 2
+    assert [d["value"] for d in state["dice"]][:3] == first[:3]
+    assert sum(box in boxes for box in demo_table.camera.adapter.last_boxes) >= 3
+
+
+def test_the_demo_camera_throws_new_dice_each_time_of_the_game_kind(demo_table):
+    # given a poker_dice game played with card dice
+    game_id, _ = demo_table.new_game(Setup("poker_dice", ("Anna", "Borys"), dice="cards"))
+    seen = []
+    for _ in range(13):  # the old demo served 12 throws, then the same 12 again
+        demo_table.throw(game_id)
+        seen.append(tuple(demo_table.camera.adapter.last_values))
+        demo_table.write(game_id, "hand")
+        if demo_table.view(game_id)["finished"]:
+            game_id, _ = demo_table.new_game(Setup("poker_dice", ("Anna", "Borys"), dice="cards"))
+    # then every die on the tray is a card die, and the throws do not come round again
+    tray = demo_table.camera.adapter.warm_up()
+    assert {die.art.face for die in tray.dice} == {"card"}
+    assert seen[12] != seen[0]
+    assert len(set(seen)) >= 12

@@ -125,15 +125,15 @@ def build_table(args: argparse.Namespace) -> Any:
 
 
 def warm_up(camera: Any) -> None:
-    """Render the demo's throws before serving, not at the first press: it takes
-    seconds, longer than a capture may take before it counts as a hung camera."""
-    adapter = getattr(camera, "adapter", None)
-    if isinstance(getattr(type(adapter), "throws", None), property):
-        log.info("demo camera: rendering its throws...")
+    """Set the demo's tray up before serving, not at the first press (each throw then
+    renders in a fraction of a second, well within a capture's time limit)."""
+    ready = getattr(getattr(camera, "adapter", None), "warm_up", None)
+    if callable(ready):
+        log.info("demo camera: setting up its tray...")
         try:
-            adapter.throws  # noqa: B018 - the property renders and keeps them
+            ready()
         except Exception:
-            log.exception("demo camera: rendering the throws failed")
+            log.exception("demo camera: setting up the tray failed")
 
 
 def attach_button(table: Any, spec: str, **options: Any) -> Any:

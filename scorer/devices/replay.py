@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -80,16 +81,19 @@ class ReplayCamera:
 
 
 class DemoCamera:
-    """The demo's rendered throws, in order, cycling; ``last_values`` are the true dice.
+    """The demo's tray: each capture renders a fresh throw; ``last_values`` are the true dice.
 
-    The throws come from :func:`scorer.demo.demo_frames`, rendered at the
-    first capture (rendering takes seconds; opening should not); while that
-    module is missing, simple dice drawn here stand in.
+    The throws come from :class:`scorer.demo.DemoTable`: before a capture the table may
+    tell the camera which dice are held and which kind the game plays with
+    (:meth:`prepare_throw`); the held dice then lie where they lay and the others land
+    anew. While that module is missing, simple dice drawn here stand in, in turn.
 
-    >>> camera = DemoCamera(n=3)
+    >>> camera = DemoCamera(seed=3)
     >>> frame, = camera.capture()
-    >>> frame.ndim, len(camera.last_values)
-    (3, 5)
+    >>> camera.prepare_throw(held=camera.last_values[:2], kind="pips")
+    >>> frame, = camera.capture()
+    >>> frame.ndim, len(camera.last_values), len(camera.last_boxes)
+    (3, 5, 5)
     """
 
     live = False
@@ -100,34 +104,51 @@ class DemoCamera:
         self.seed = seed
         self.kind = kind
         self._throws: list[tuple[np.ndarray, tuple[int, ...]]] | None = None
+        self._table: object | None = None
+        self._held: list[int] = []
         self._next = 0
         self.last_values: tuple[int, ...] = ()
+        self.last_boxes: list[tuple[int, int, int, int]] = []
 
     @property
     def throws(self) -> list[tuple[np.ndarray, tuple[int, ...]]]:
-        """The (frame, values) pairs served, rendered on first use."""
+        """The drawn (frame, values) pairs served in turn while scorer.demo is missing."""
         if self._throws is None:
+            self._throws = drawn_throws(self.n, self.seed)
+        return self._throws
+
+    def prepare_throw(self, held: Sequence[int], kind: str) -> None:
+        """What the next capture shows: ``held`` values stay on the tray, the rest are
+        thrown; ``kind`` is the game's dice (``pips``, ``cards`` or ``auto``)."""
+        self._held = [int(v) for v in held]
+        self.kind = kind
+
+    def warm_up(self) -> object | None:
+        """The demo tray (built once: its camera, felt, lamps and dice), or None without
+        scorer.demo."""
+        if self._table is None:
             try:
-                from scorer.demo import demo_frames
+                from scorer.demo import DemoTable
             except ModuleNotFoundError as err:
                 if err.name not in ("scorer.demo", "scorer"):
                     raise
                 log.info("scorer.demo is not there; drawing simple dice instead")
-                self._throws = drawn_throws(self.n, self.seed)
-            else:
-                rendered = demo_frames(self.n, self.seed, self.kind)
-                self._throws = [(frame, tuple(values)) for frame, values in rendered]
-            if not self._throws:
-                raise NoPhotos("the demo has no throws")
-        return self._throws
+                return None
+            self._table = DemoTable(self.seed)
+        return self._table
 
     def capture(self, frames: int = 1) -> list[np.ndarray]:
-        """The next rendered throw, ``frames`` copies of it."""
-        throws = self.throws
-        frame, values = throws[self._next % len(throws)]
-        self._next += 1
-        self.last_values = values
-        return [frame.copy() for _ in range(frames)]
+        """A fresh throw (or the next drawn one), ``frames`` copies of it."""
+        table = self.warm_up()
+        if table is None:
+            frame, values = self.throws[self._next % len(self.throws)]
+            self._next += 1
+            self.last_values, self.last_boxes = values, []
+            return [frame.copy() for _ in range(frames)]
+        throw = table.throw(self._held, self.kind)  # type: ignore[attr-defined]
+        self._held = []
+        self.last_values, self.last_boxes = tuple(throw.values), list(throw.boxes)
+        return [throw.image.copy() for _ in range(frames)]
 
     def health(self) -> str | None:
         """None: rendered throws do not fail."""
