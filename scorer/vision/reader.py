@@ -26,24 +26,21 @@ from scorer.dice import CARD_RANKS
 from scorer.errors import ScorerError
 from scorer.vision.reading import DEFAULT_THRESHOLD, FACE_KINDS, GUESS_FLOOR, Die, Reading
 
+# Each constant's history (what was tried, on which sets) is in the model cards:
+# vision_models/faces.md "The reader's constants", courts.md and finder.md.
 FINDER_INPUT = 320
 FINDER_STRIDE = 4
 SIZE_UNIT = 16.0
-#: The finder was trained with each die's peak on the heatmap cell its centre falls in,
-#: whose index rounds the centre down, so its peaks sit half a cell up-left on average:
-#: decoding adds the half cell back.
+#: the finder's peaks sit half a heatmap cell up-left of the centres (training rounded down)
 PEAK_SHIFT = 0.5
 FACE_INPUT = 48
 CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
-#: A court (J, Q, K) is told by its picture's headwear and a small index, a few pixels in
-#: the face crop: a die read as a court gets a second network's look at COURT_INPUT px,
-#: its crop cut tighter (COURT_SPAN x the side), so the die is half as wide again.
+#: a court's headwear and index are a few pixels at 48 px: a closer, tighter second look
 COURT_INPUT = 64
 COURT_SPAN = 1.3
 CARDS = 6  # classes from here on are card faces (9 10 J Q K A), then "not a die"
 COURTS = slice(8, 11)  # classes of the jack, queen and king
 #: one court look is enough above this; otherwise its three other quarter turns vote too
-#: (on held-out renders, as right as four looks for every court at a third of the crops)
 COURT_DECISIVE = 0.95
 BACKGROUND = 12
 #: heat above which a spot is reported as a die even when its face cannot be read
@@ -54,46 +51,32 @@ NOT_A_DIE = 0.9
 WEAKEST = 0.2
 #: one look is enough above this; otherwise the crop turned by TURNS x 90 degrees votes too
 DECISIVE = 0.995
-#: a half turn only: on held-out train photos it read as well as three more quarter turns
-#: (and was wrong when sure less often), at a third of the extra crops
+#: a half turn reads as well as three quarter turns, at a third of the extra crops
 TURNS = (2,)
-#: ... and so does a crop of ZOOM_OUT x the span: the finder sizes a dark die by its bright
-#: print (a black die's big white ace came out at 0.65 of its side), cutting the face off
+#: ... and a crop ZOOM_OUT x wider: the finder sizes a dark die by its print, too small
 ZOOM_OUT = 1.3
 MAX_DICE = 60
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
-#: A spot closer than SAME_FACE x the larger side to a stronger one that reads the same
-#: card face may be a second peak on one die: the finder sizes a dark die by its bright
-#: print and may find the print's parts (an ace's spade and its index, a court's picture
-#: and its rank) apart. It is, if it is faint (heat below FAINT; a die leaning on another
-#: shows a strong spot of its own) or if a crop centred between the two, wide enough for
-#: both, reads that face at least WHOLE surely (one die seen whole). Pip faces are left
-#: alone: two small threes side by side read as one three from between them.
+#: a card print's parts may peak apart: a spot this close (x the larger side) reading the
+#: same card face is the same die if FAINT, or if a crop spanning both reads it WHOLE
 SAME_FACE = 0.8
 FAINT = 0.4
 WHOLE = 0.9
-#: a tray region fills the finder's board, up to this x the whole frame's scale: a tray
-#: small in the frame has dice too small for the finder otherwise (and the survey below
-#: brings dice back down where that makes them too big)
+#: a marked tray fills the finder's board, up to this x the whole frame's scale
 MAX_ZOOM = 4.0
-#: The finder learnt dice up to about 45 px on its board and splits bigger ones into their
-#: pips, so a survey at half its scale looks for dice over BIG_DIE first (a camera close
-#: to a small tray), and a photo of such dice is read at the scale that makes them
-#: TARGET_DIE wide. Chosen on the held-out train photos shown 1.5-3x closer.
+#: the finder splits dice over BIG_DIE board px into pips: such photos are read at TARGET_DIE
 BIG_DIE = 44.0
 TARGET_DIE = 28.0
-#: Dice narrower than this on the finder's board get a closer look (``closer_look``), in
-#: a box SMALL_MARGIN dice wider than the dice found, if that magnifies CLOSER x or more.
+#: dice under SMALL_DIE board px get a closer look (``closer_look``), SMALL_MARGIN dice
+#: around them, when that magnifies CLOSER x or more
 SMALL_DIE = 16.0
 SMALL_MARGIN = 2.0
 CLOSER = 1.4
-#: a survey's spot counts when this hot and its face is read at least this surely: two or
-#: more small dice side by side make one warm spot, whose crop reads unsure
+#: a survey's spot counts this hot and read this surely (a huddle makes a warm, unsure spot)
 SURVEY_HEAT = 0.5
 SURVEY_SURE = 0.8
-#: dice of a huddle, as a share of the survey's spot around them, and how much of the
-#: spot's area they cover at least (``huddled``)
+#: a huddle's dice: this share of the survey's spot's side, covering this much of it
 HUDDLE = (0.3, 0.65)
 HUDDLE_COVER = 0.4
 
@@ -415,12 +398,8 @@ class Reader:
 
 
 def load_net(path: Path) -> cv2.dnn.Net:
-    """An ONNX network for ``cv2.dnn``, on OpenCV 5's classic engine where there is one.
-
-    Same outputs (to 1e-7), but on one core it ran ten face crops in 11.9 ms against
-    16.1 ms for the new engine OpenCV 5 picks by default (``benchmarks/vision_speed.py``
-    has the whole reader's figures). OpenCV 4 has only the classic engine.
-    """
+    """An ONNX network for ``cv2.dnn``, on OpenCV 5's classic engine where there is one
+    (same outputs, faster on one core than the new default engine; OpenCV 4 has only it)."""
     classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
     if classic is None:
         return cv2.dnn.readNetFromONNX(str(path))
