@@ -650,3 +650,27 @@ def test_given_drawn_pip_dice_when_read_as_a_pip_game_then_every_value_right(rea
     assert reader.read(image, faces="pips").values == tuple(values)
     with pytest.raises(ScorerError, match="'dots'"):
         reader.read(image, faces="dots")
+
+
+# ------------------------------------------------------------------ what runs the networks
+
+
+@needs_models
+def test_given_onnxruntime_when_it_runs_the_networks_then_the_same_reading_as_opencv(reader):
+    pytest.importorskip("onnxruntime")
+    # given a throw of five drawn dice and a reader whose networks run on onnxruntime
+    image, _ = throw([6, 2, 5, 1, 3], seed=3)
+    other = Reader(backend="onnxruntime")
+    # when both read it, then they see the same dice, as surely to 1e-4
+    mine, theirs = reader.read(image), other.read(image)
+    assert [(d.value, d.face, d.box) for d in theirs.dice] == [
+        (d.value, d.face, d.box) for d in mine.dice
+    ]
+    assert theirs.values == (6, 2, 5, 1, 3)
+    for a, b in zip(mine.dice, theirs.dice, strict=True):
+        assert b.confidence == pytest.approx(a.confidence, abs=1e-4)
+
+
+def test_given_an_unknown_backend_when_reader_built_then_refused_by_name():
+    with pytest.raises(ScorerError, match="'tflite'"):
+        Reader(backend="tflite")

@@ -13,6 +13,8 @@ from scorer.errors import ScorerError
 from scorer.vision.reading import DEFAULT_THRESHOLD, FACE_KINDS, Die, Reading
 
 FACES_HELP = "the dice in play: pips, cards (poker dice) or any (default); never read the other"
+BACKEND_HELP = "what runs the networks: cv2 (OpenCV's dnn, default) or onnxruntime (if installed)"
+BACKENDS = ("cv2", "onnxruntime")  # scorer.vision.reader.BACKENDS, without loading OpenCV
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -23,6 +25,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     read.add_argument("--models", type=Path, default=None, help="folder with the ONNX models")
     read.add_argument("--faces", choices=FACE_KINDS, default="any", help=FACES_HELP)
+    read.add_argument("--backend", choices=BACKENDS, default="cv2", help=BACKEND_HELP)
     read.set_defaults(run=run_read)
 
     ev = subparsers.add_parser("eval", help="measure the reader on a labelled YOLO set")
@@ -32,6 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ev.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD)
     ev.add_argument("--models", type=Path, default=None)
     ev.add_argument("--faces", choices=FACE_KINDS, default="any", help=FACES_HELP)
+    ev.add_argument("--backend", choices=BACKENDS, default="cv2", help=BACKEND_HELP)
     ev.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ev.add_argument(
         "--closer",
@@ -78,7 +82,7 @@ def run_read(args: argparse.Namespace) -> int:
 
     from scorer.vision.reader import Reader
 
-    reader = Reader(args.models, threshold=args.threshold, tray=args.tray)
+    reader = Reader(args.models, threshold=args.threshold, tray=args.tray, backend=args.backend)
     failed = 0
     for name in args.images:
         image = cv2.imread(name, cv2.IMREAD_UNCHANGED) if Path(name).is_file() else None
@@ -131,7 +135,7 @@ def run_eval(args: argparse.Namespace) -> int:
     from scorer.vision.reader import Reader
 
     photos = load_split(args.dataset, args.split)
-    reader = Reader(args.models, threshold=args.threshold)
+    reader = Reader(args.models, threshold=args.threshold, backend=args.backend)
     report = evaluate(
         functools.partial(reader.read, faces=args.faces),
         photos,
