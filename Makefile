@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint chromium bench train clean
+.PHONY: run test lint chromium pi-stack bench train clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,23 @@ lint: $(TEST_STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: $(TEST_STAMP) chromium lint
+test: $(TEST_STAMP) chromium lint pi-stack
 	$(BIN)/python -m pytest -q
+
+# The Pi's own stack: Raspberry Pi OS ships OpenCV 4.6 and numpy 1.26 (apt). A venv of
+# just those two reads the test photos with the tree's reader, and the readings must be
+# the main venv's (tests/pi_stack.py).
+PI_VENV := .venv-pi
+PI_STAMP := $(PI_VENV)/.installed
+$(PI_STAMP):
+	$(PYTHON) -m venv $(PI_VENV)
+	$(PI_VENV)/bin/pip install -q "opencv-python-headless==4.6.0.66" "numpy<2"
+	touch $@
+
+pi-stack: $(PI_STAMP) $(TEST_STAMP)
+	PYTHONPATH=. $(PI_VENV)/bin/python tests/pi_stack.py read $(PI_VENV)/readings-pi.json
+	PYTHONPATH=. $(BIN)/python tests/pi_stack.py read $(PI_VENV)/readings-main.json
+	$(BIN)/python tests/pi_stack.py compare $(PI_VENV)/readings-main.json $(PI_VENV)/readings-pi.json
 
 bench: $(TEST_STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
@@ -44,4 +59,4 @@ train: $(RUN_STAMP)
 	$(BIN)/python -m vision_models.train
 
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(PI_VENV) .pytest_cache .ruff_cache
