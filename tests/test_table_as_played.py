@@ -215,6 +215,7 @@ def test_setup_names_every_option_in_the_page_language(client, lang):
             assert name not in shown, name
             assert option["help"] not in helps, option["help"]
     assert not re.search(r"[a-z]+_[a-z]+|\bon/off\b", " ".join(shown + helps))
+    assert ">30 с</option>" in page  # the turn timer's seconds too
     if lang == "ru":
         assert "кістках" not in page  # the Ukrainian word in the Russian name of poker_ua
         assert "Покер на костях (украинский, две части)" in page

@@ -287,7 +287,7 @@
     table.replaceChildren();
     table.style.setProperty("--players", players.length);
     table.dataset.players = players.length;
-    const rows = cells.length + bonusKeys().length + 1;
+    const rows = cells.length + bonusKeys().length + 1 + (notes.subtotals ? 1 : 0);
     const wrap = table.parentElement;
     if (wrap) wrap.style.setProperty("--rows", rows + 1);
     const head = el("tr", {}, [el("th", { class: "corner", scope: "col" })]);

@@ -436,6 +436,7 @@ RU.update(
         "a request from another site may not change the game": "запрос с другого сайта не может менять игру",
         "send the request body as JSON (Content-Type: application/json)": "отправьте тело запроса как JSON (Content-Type: application/json)",
         "too many wrong PINs: try again in %(n)s s": "слишком много неверных PIN: попробуйте через %(n)s с",
+        "%(n)s s": "%(n)s с",
     }
 )
 UK.update(
@@ -540,6 +541,7 @@ UK.update(
         "a request from another site may not change the game": "запит з іншого сайту не може змінювати гру",
         "send the request body as JSON (Content-Type: application/json)": "надішліть тіло запиту як JSON (Content-Type: application/json)",
         "too many wrong PINs: try again in %(n)s s": "забагато хибних PIN: спробуйте за %(n)s с",
+        "%(n)s s": "%(n)s с",
     }
 )
 
