@@ -1,6 +1,7 @@
 """How fast the renderer makes photos: training renders thousands on the Pi-less dev box.
 
-Prints wall and CPU seconds per 640x640 photo for each kind, and per demo frame.
+Prints wall and CPU seconds per 640x640 photo for each kind, per demo frame, and per
+demo camera throw (a throw renders at each press, with the held dice left lying).
 CPU time is printed too because the dev machine's cores are shared.
 """
 
@@ -10,7 +11,7 @@ import time
 
 import numpy as np
 
-from scorer.demo import demo_frames
+from scorer.demo import DemoTable, demo_frames
 from scorer.render.scene import render_throw
 
 
@@ -29,6 +30,13 @@ def main(n: int = 30) -> None:
     demo_frames(n=10)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     print(f"demo frame  : {wall / 10 * 1000:6.1f} ms wall, {cpu / 10 * 1000:6.1f} ms CPU a frame")
+    tray = DemoTable(seed=0)
+    tray.throw()
+    wall, cpu = time.perf_counter(), time.process_time()
+    for i in range(n):  # none, one or two of the last throw's dice held
+        tray.throw(held=[d.value for d in tray.dice[: i % 3]])
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    print(f"demo throw  : {wall / n * 1000:6.1f} ms wall, {cpu / n * 1000:6.1f} ms CPU a press")
 
 
 if __name__ == "__main__":
