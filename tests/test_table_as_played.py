@@ -190,8 +190,16 @@ NOT_FOR_PLAYERS = re.compile(
 
 def test_every_line_the_table_raises_or_says_is_in_the_catalogues(app):
     # given every refusal and table line in scorer's code
+    from scorer.devices import faults
+
     lines = [line for line in _raised_lines() if not NOT_FOR_PLAYERS.match(line)]
     assert len(lines) > 40
+    # and every camera fault the bar names
+    lines += [
+        fault.default_problem
+        for fault in vars(faults).values()
+        if isinstance(fault, type) and issubclass(fault, faults.CameraError)
+    ]
     from web.refusals import translate
 
     # then each one reads in Russian and in Ukrainian

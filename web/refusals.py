@@ -102,6 +102,13 @@ LINES: tuple[Any, ...] = (
     _l("Saw %(seen)s dice, expected %(expected)s: check the dice and type them in."),
     _l("Held dice not seen: %(dice)s. Check the dice and type them in."),
     _l("die %(n)s (%(value)s)"),
+    _l("camera failed"),
+    _l("camera timed out"),
+    _l("camera disconnected"),
+    _l("camera frames are black"),
+    _l("camera frames are frozen"),
+    _l("replay photo unreadable"),
+    _l("no picture came back"),
     _l("the tray region is [x, y, w, h], each a fraction 0..1"),
     _l("the tray region must lie inside the picture and not be tiny"),
     # pairing

@@ -125,7 +125,7 @@
 
   function cameraText(status) {
     if (status.camera === "none") return T.camera_none;
-    if (status.camera === "failed") return fill(T.camera_problem, { problem: status.camera_problem || "?" });
+    if (status.camera === "failed") return fill(T.camera_problem, { problem: translate(status.camera_problem || "?") });
     if (status.reader !== "ok") return fill(T.no_reader, { name: status.camera_name });
     return fill(T.camera_ok, { name: status.camera_name });
   }

@@ -437,6 +437,13 @@ RU.update(
         "send the request body as JSON (Content-Type: application/json)": "отправьте тело запроса как JSON (Content-Type: application/json)",
         "too many wrong PINs: try again in %(n)s s": "слишком много неверных PIN: попробуйте через %(n)s с",
         "%(n)s s": "%(n)s с",
+        "camera failed": "камера отказала",
+        "camera timed out": "камера не ответила вовремя",
+        "camera disconnected": "камера отключена",
+        "camera frames are black": "кадры камеры чёрные",
+        "camera frames are frozen": "кадры камеры застыли",
+        "replay photo unreadable": "снимок повтора не читается",
+        "no picture came back": "снимок не пришёл",
     }
 )
 UK.update(
@@ -542,6 +549,13 @@ UK.update(
         "send the request body as JSON (Content-Type: application/json)": "надішліть тіло запиту як JSON (Content-Type: application/json)",
         "too many wrong PINs: try again in %(n)s s": "забагато хибних PIN: спробуйте за %(n)s с",
         "%(n)s s": "%(n)s с",
+        "camera failed": "камера відмовила",
+        "camera timed out": "камера не відповіла вчасно",
+        "camera disconnected": "камеру від'єднано",
+        "camera frames are black": "кадри камери чорні",
+        "camera frames are frozen": "кадри камери застигли",
+        "replay photo unreadable": "знімок повтору не читається",
+        "no picture came back": "знімок не надійшов",
     }
 )
 
