@@ -37,7 +37,9 @@ def served(tmp_path):
     store = Store(tmp_path / "games.sqlite3")
     camera = FakeCamera()  # a camera that works: the bar shows its green dot
     table = Table(store, Bus(), camera=camera, reader=ScriptedReader(), photos=tmp_path)
-    server, thread = start_server(create_app({"TABLE": table}), threads=16)
+    app = create_app({"TABLE": table})
+    app.wsgi_app = seen_from_a_phone(app.wsgi_app)
+    server, thread = start_server(app, threads=16)
     url = f"http://127.0.0.1:{server.effective_port}"
     running = {"url": url, "stop": lambda: (table.bus.close(), stop_server(server, thread))}
     yield running
@@ -45,6 +47,18 @@ def served(tmp_path):
     stop_server(server, thread)
     store.close()
     camera.close()
+
+
+def seen_from_a_phone(wsgi_app):
+    """A browser carrying the cookie ``phone=1`` reaches the server as a phone on the Wi-Fi
+    would (the test's browser runs on the server's own machine, which is at the table)."""
+
+    def app(environ, start_response):
+        if "phone=1" in environ.get("HTTP_COOKIE", ""):
+            environ = {**environ, "REMOTE_ADDR": "192.168.1.20"}
+        return wsgi_app(environ, start_response)
+
+    return app
 
 
 def api(url: str, path: str, body: dict | None = None) -> dict:
@@ -133,6 +147,24 @@ def test_the_table_as_players_use_it(served):
             api(url, f"/api/games/{game_id}/write", {"cell": "pair"})
             expect(phone.locator('#sheet tr[data-cell="pair"] td.written')).to_have_text("15x3")
             expect(phone.locator('#sheet tr[data-cell="pair"] sup.mark')).to_have_text("x3")
+
+            # a phone not paired sees the game and a way to pair, no buttons that fail (item 21)
+            context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True)
+            context.add_cookies([{"name": "phone", "value": "1", "url": url}])
+            watcher = context.new_page()
+            watcher.goto(url + "/play?lang=en")
+            api(url, f"/api/games/{game_id}/throw", {"dice": [5, 5, 1, 2, 3]})
+            expect(watcher.locator("#dice .die")).to_have_count(5)
+            expect(watcher.locator("#pair-button")).to_have_text("Pair this phone")
+            for live in ("#throw-button", "#undo-button", "#hint-button", "#type-button"):
+                expect(watcher.locator(live)).to_have_count(0)
+            watcher.locator("#dice .die").first.click()
+            expect(watcher.locator("#picker")).to_be_hidden()
+            expect(watcher.locator("#sheet td.tappable")).to_have_count(0)
+            expect(phone.locator("#sheet td.tappable").first).to_be_visible()  # the paired one
+            watcher.locator("#pair-button").click()
+            watcher.wait_for_url(url + "/pair")
+            context.close()
             assert phone.evaluate("document.documentElement.scrollWidth") <= 390
 
             # yahtzee to its end on the Ukrainian 800x480 kiosk (items 5, 6, 17, 18)
