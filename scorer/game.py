@@ -111,6 +111,9 @@ class Die:
     face: str | None = None
     #: the reader's second choice for an unsure die (``scorer.vision.Die.guess``)
     guess: int | None = None
+    #: where the die lies on the throw's photo, [x, y, w, h] in its pixels (None: typed in,
+    #: or a held die the camera did not see this time)
+    box: tuple[int, int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +134,8 @@ class Game:
     finished: bool = False
     version: int = 0
     last_throw_seq: int | None = None
+    #: the stored name of the current throw's photo (None: typed in, or no photo kept)
+    photo: str | None = None
     previous: Game | None = field(default=None, repr=False, compare=False)
 
     # -- building -----------------------------------------------------------------
@@ -264,10 +269,14 @@ class Game:
             for g in _per_die(reading.get("guesses"), count, int)
         ]
         unsure = set(_int_list(reading.get("unsure", []), "unsure"))
+        boxes = [_box(b) for b in _per_die(reading.get("boxes"), count, list)]
+        photo = reading.get("photo")
+        if photo is not None and not isinstance(photo, str):
+            raise ScorerError("a reading's photo is the stored photo's name")
         dice = []
         for i, value in enumerate(thrown):
-            if held[i]:
-                dice.append(self.dice[i])
+            if held[i]:  # the same die, where this photo shows it (if it does)
+                dice.append(dataclasses.replace(self.dice[i], box=boxes[i]))
                 continue
             dice.append(
                 Die(
@@ -276,10 +285,15 @@ class Game:
                     face=faces[i],
                     unsure=i in unsure,
                     guess=guesses[i] if i in unsure and guesses[i] != value else None,
+                    box=boxes[i],
                 )
             )
         return dataclasses.replace(
-            self, throw=self.throw + 1, dice=tuple(dice), last_throw_seq=self.version + 1
+            self,
+            throw=self.throw + 1,
+            dice=tuple(dice),
+            last_throw_seq=self.version + 1,
+            photo=photo,
         )
 
     def _on_correct(self, event: Mapping[str, Any]) -> Game:
@@ -500,6 +514,7 @@ class Game:
                     "rank": card_rank(d.value) if card else None,
                     "guess": d.guess,
                     "guess_rank": card_rank(d.guess) if card and d.guess else None,
+                    "box": list(d.box) if d.box else None,
                 }
             )
         totals = self.totals()
@@ -581,6 +596,16 @@ def _per_die(raw: object, count: int, kind: type) -> list[Any]:
         return [None if v is None else kind(v) for v in raw]
     except (TypeError, ValueError) as err:
         raise ScorerError(f"a reading's entries are {kind.__name__} values") from err
+
+
+def _box(raw: list[Any] | None) -> tuple[int, int, int, int] | None:
+    """A die's box on the photo: [x, y, w, h] in whole pixels, or None."""
+    if raw is None:
+        return None
+    if len(raw) != 4 or any(isinstance(v, bool) or not isinstance(v, int | float) for v in raw):
+        raise ScorerError("a die's box is [x, y, w, h] in the photo's pixels")
+    x, y, w, h = (int(v) for v in raw)
+    return x, y, w, h
 
 
 def _face_of(cell: str) -> int | None:

@@ -40,6 +40,9 @@ FRAMES_PER_PRESS = 3
 PRESS_GAP_SECONDS = 0.4
 """Presses closer together than this are one press (a bouncing or held button)."""
 
+PHOTO_URL = "/photos/"
+"""Where the web app serves the photos folder; the state names each throw's photo by it."""
+
 
 class Camera(Protocol):
     """What the table needs of a camera (:class:`scorer.devices.Camera` and its fakes)."""
@@ -78,6 +81,8 @@ class Pending:
     photo: str | None = None
     #: held dice the camera did not find among the dice it saw: ``{"index", "value"}``
     missing: list[dict[str, int]] = field(default_factory=list)
+    #: every die the camera saw, in its order: ``{"value", "box"}`` (the box on the photo)
+    seen: list[dict[str, Any]] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,8 +90,9 @@ class Pending:
             "values": self.values,
             "expected": self.expected,
             "message": self.message,
-            "photo": self.photo,
+            "photo": photo_url(self.photo),
             "missing": self.missing,
+            "seen": self.seen,
         }
 
 
@@ -304,6 +310,7 @@ class Table:
         game = game if game is not None else self.store.load(game_id)
         state = dict(game.state())
         state["id"] = game_id
+        state["photo"] = photo_url(game.photo) if game.dice else None
         if state.get("timer"):
             deadline = self.deadline(game_id, state)
             remaining = None if deadline is None else round(max(0.0, deadline - time.time()), 2)
@@ -505,6 +512,10 @@ class Table:
         event = self.throw_event(state, reading, photo)
         if event is None:
             self.status.pending = self.pending_for(game_id, state, reading, photo)
+            self.status.pending.seen = [
+                {"value": int(d.value), "box": _box_of(d)} for d in reading.dice
+            ]
+            self._keep_misread(self.status.pending)
             self.say(self.status.pending.message)
             self.publish(game_id)
             return self.store.load(game_id)
@@ -677,6 +688,46 @@ class Table:
             log.warning("photo not saved: %s", err)
             return None
 
+    def _keep_misread(self, pending: Pending) -> None:
+        """Keep a reading that could not become a throw beside its photo, for /history.
+
+        The game's log holds only what happened to the game; a failed reading is not a
+        move, so it lives with the photos (``<photo>.misread.json``, see :func:`misreads`).
+        """
+        if self.photos is None or pending.photo is None:
+            return
+        import json
+
+        record = {
+            "at": datetime.now(UTC).isoformat(timespec="milliseconds"),
+            "photo": pending.photo,
+            "values": [d["value"] for d in pending.seen],
+            "boxes": [d["box"] for d in pending.seen],
+            "expected": pending.expected,
+        }
+        try:
+            target = self.photos / f"{pending.photo}.misread.json"
+            target.write_text(json.dumps(record) + "\n", encoding="utf-8")
+        except OSError as err:  # a full disk must not stop the game
+            log.warning("failed reading not kept: %s", err)
+
+    def misreads(self, game_id: int) -> list[dict[str, Any]]:
+        """The readings of a game that could not become throws, oldest first."""
+        import json
+
+        if self.photos is None:
+            return []
+        found = []
+        for path in sorted((self.photos / f"game-{int(game_id)}").glob("*.misread.json")):
+            try:
+                record = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, ValueError) as err:
+                log.warning("ignoring %s: %s", path, err)
+                continue
+            if isinstance(record, dict) and isinstance(record.get("photo"), str):
+                found.append(record)
+        return found
+
     # -- turning a reading into a throw ----------------------------------------------
 
     def pending_for(
@@ -727,13 +778,15 @@ class Table:
         held = self.held_dice(state)
         threshold = float(getattr(reading, "threshold", self.unsure_below))
         seen = list(reading.dice)
+        held_seen: dict[int, Any] = {}  # a held die the camera saw again, where it lies now
         if len(seen) == total and held:
             rest = list(seen)
-            for value in held.values():
+            for index, value in held.items():
                 match = next((d for d in rest if d.value == value), None)
                 if match is None:
                     return None
                 rest.remove(match)
+                held_seen[index] = match
             seen = rest
         if len(seen) != total - len(held):
             return None
@@ -747,14 +800,14 @@ class Table:
             if index in held:
                 dice.append(held[index])
                 confidence.append(1.0)
-                boxes.append(None)
+                boxes.append(_box_of(held_seen[index]) if index in held_seen else None)
                 faces.append(None)
                 guesses.append(None)
             else:
                 die = next(thrown)
                 dice.append(int(die.value))
                 confidence.append(round(float(die.confidence), 4))
-                boxes.append([int(v) for v in die.box])
+                boxes.append(_box_of(die))
                 faces.append(getattr(die, "face", None))
                 guesses.append(getattr(die, "guess", None))
         return {
@@ -828,6 +881,17 @@ class Table:
         if callable(closer):
             with contextlib.suppress(Exception):
                 closer()
+
+
+def _box_of(die: Any) -> list[int] | None:
+    """A read die's box as the log keeps it: [x, y, w, h] in the photo's pixels."""
+    box = getattr(die, "box", None)
+    return None if box is None else [int(v) for v in box]
+
+
+def photo_url(name: str | None) -> str | None:
+    """The address the pages fetch a stored photo from (``web.pages.photo``)."""
+    return None if not name else PHOTO_URL + name
 
 
 __all__ = [

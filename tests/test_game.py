@@ -149,6 +149,7 @@ def test_unsure_dice_wait_for_a_tap():
         "rank": None,
         "guess": None,
         "guess_rank": None,
+        "box": None,
     }
     assert game.apply({"type": "write", "cell": "twos"}).sheets[0].cells["twos"] == 6
 

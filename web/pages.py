@@ -286,6 +286,7 @@ def history_game(game_id: int) -> str:
         abort(404)
     setup = table().store.setup(game_id)
     rows = history_rows(log, setup)
+    rows = with_misreads(rows, table().misreads(game_id), setup.dice == "cards")
     return render_template(
         "history_game.html",
         page="history",
@@ -393,6 +394,9 @@ def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str,
             ]
             row["photo"] = reading.get("photo")
             row["faces"] = [card_rank(v) if cards else str(v) for v in event.get("dice", [])]
+            row["marks"] = photo_marks(
+                reading.get("boxes") or [], row["faces"], reading.get("unsure") or []
+            )
             last_throw = row
         elif event.get("type") == "correct" and last_throw is not None:
             last_throw["corrections"].append(event)
@@ -406,3 +410,40 @@ def photo(name: str) -> Response:
     if not folder:
         abort(404)
     return send_from_directory(Path(folder), name, max_age=3600)
+
+
+def photo_marks(
+    boxes: list[Any], labels: list[str], unsure: list[int] | None = None
+) -> list[dict[str, Any]]:
+    """The dice drawn over a photo: each box with the face read there (app.js draws them)."""
+    flagged = set(unsure or [])
+    return [
+        {"box": box, "label": label, "unsure": i in flagged}
+        for i, (box, label) in enumerate(zip(boxes, labels, strict=False))
+        if box
+    ]
+
+
+def with_misreads(
+    rows: list[dict[str, Any]], misreads: list[dict[str, Any]], cards: bool
+) -> list[dict[str, Any]]:
+    """The history's rows with the readings that failed put in at their time."""
+    from scorer.dice import card_rank
+
+    for record in misreads:
+        values = [v for v in record.get("values") or [] if isinstance(v, int)]
+        faces = [card_rank(v) if cards else str(v) for v in values]
+        row = {
+            "seq": "",
+            "at": str(record.get("at", "")),
+            "event": {"type": "misread"},
+            "photo": record["photo"],
+            "faces": faces,
+            "seen": len(values),
+            "expected": record.get("expected"),
+            "marks": photo_marks(record.get("boxes") or [], faces),
+            "corrections": [],
+        }
+        later = next((i for i, r in enumerate(rows) if str(r["at"]) > row["at"]), len(rows))
+        rows.insert(later, row)
+    return rows
