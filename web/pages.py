@@ -34,6 +34,7 @@ from web.names import (
     RULESET_NAMES,
     ruleset_name,
 )
+from web.pairing import phone_base
 
 bp = Blueprint("pages", __name__)
 
@@ -64,6 +65,8 @@ def strings() -> dict[str, Any]:
         "held": _("held"),
         "confirm": _("Confirm"),
         "tap_to_confirm": _("tap to confirm"),
+        "tap_photo": _("Tap a die on the photo to correct it"),
+        "erase": _("Erase the last die"),
         # an unsure die's second guess: "or K?"
         "or_face": _("or %(face)s?", face="{face}"),
         "pick_cell": _("Tap a cell to write"),
@@ -75,9 +78,6 @@ def strings() -> dict[str, Any]:
         "reading": _("Reading the dice..."),
         "typed_hint": _("Type the dice, e.g. 44235"),
         "type_dice": _("Type dice"),
-        "type_on_phone": _(
-            "No camera: type the dice in on a phone, at %(url)s", url=request.host_url + "play"
-        ),
         "settlement": _("Settlement"),
         "time_up": _("Time is up"),
         "hands": {
@@ -160,6 +160,7 @@ def render_table_page(template: str, page: str) -> str:
         strings=strings(),
         table_status=table().status.to_dict(),
         ruleset_title=ruleset_name(state["ruleset"]) if state else "",
+        phone_url=phone_base() + "/play",
     )
 
 
@@ -418,7 +419,7 @@ def photo_marks(
     """The dice drawn over a photo: each box with the face read there (app.js draws them)."""
     flagged = set(unsure or [])
     return [
-        {"box": box, "label": label, "unsure": i in flagged}
+        {"index": i, "box": box, "label": label, "unsure": i in flagged}
         for i, (box, label) in enumerate(zip(boxes, labels, strict=False))
         if box
     ]

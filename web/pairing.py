@@ -286,16 +286,26 @@ def init_app(app: Flask) -> None:
 
 def pair_url(pin: str) -> str:
     """The address a phone opens to pair: the Pi's address on the network, not localhost."""
+    return f"{phone_base(network_address)}/pair?pin={pin}"
+
+
+def phone_base(local_name: Callable[[], str] | None = None) -> str:
+    """This server as a phone on the network reaches it (``--public-url``, else the host
+    the request named, else, for the kiosk on loopback, ``local_name()``: by default the
+    Pi's LAN name, ``<hostname>.local``)."""
     public = current_app.config.get("PUBLIC_URL")
     if public:
-        base = str(public).rstrip("/")
-    else:
-        host = request.host
-        name, _, port = host.rpartition(":") if host.count(":") == 1 else (host, "", "")
-        if is_loopback(name) or name in ("localhost", ""):
-            name = network_address()
-        base = f"{request.scheme}://{name}{':' + port if port else ''}"
-    return f"{base}/pair?pin={pin}"
+        return str(public).rstrip("/")
+    host = request.host
+    name, _, port = host.rpartition(":") if host.count(":") == 1 else (host, "", "")
+    if is_loopback(name) or name in ("localhost", ""):
+        name = (local_name or lan_name)()
+    return f"{request.scheme}://{name}{':' + port if port else ''}"
+
+
+def lan_name() -> str:
+    """The name the Pi answers to on the LAN (mDNS, as Raspberry Pi OS sets it up)."""
+    return f"{socket.gethostname()}.local"
 
 
 def network_address() -> str:

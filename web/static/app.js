@@ -6,12 +6,15 @@
   const page = document.body.dataset.page;
   // a phone that is not paired watches: no live buttons that fail on tap
   const paired = document.body.dataset.paired !== "false";
+  // the kiosk's touch screen and a paired phone do the same things: tap a die, a cell, undo, type
+  const atTable = (page === "play" || page === "kiosk") && paired;
   const T = readJson("strings") || {};
   let state = readJson("state");
   let selectedCell = null;
   let pickerIndex = null;
   let deadlineAt = null; // local ms when the turn timer runs out
   let lastMessageId = 0;
+  let lastStatus = null;
   let shownVersion = -1;
 
   function readJson(id) {
@@ -181,6 +184,7 @@
     }
     drawBar();
     drawDice();
+    drawPhoto();
     drawSheet();
     drawWriteBar();
     drawStatus(state.table);
@@ -255,12 +259,12 @@
       const guess = unsure.has(i) && die.guess ? fill(T.or_face, { face: die.guess_rank || die.guess }) : null;
       if (guess) label.push(guess);
       if (unsure.has(i)) label.push(T.tap_to_confirm);
-      const node = el(page === "play" ? "button" : "div", {
+      const node = el(atTable ? "button" : "div", {
         class: classes.join(" "),
-        type: page === "play" ? "button" : null,
+        type: atTable ? "button" : null,
         "aria-label": label.join(", "),
         dataset: { index: i, value: die.value },
-        onclick: page === "play" && paired ? () => openPicker(i) : null,
+        onclick: atTable ? () => openPicker(i) : null,
       }, [dieFace(die.value, die.rank)]);
       if (guess) node.append(el("span", { class: "die-guess", text: guess }));
       if (unsure.has(i)) node.append(el("span", { class: "die-note", text: T.tap_to_confirm }));
@@ -274,28 +278,155 @@
     }
   }
 
+  // -- the throw's photo: each die boxed with its value; a tap on one corrects it -------------
+
+  function faceLabel(value) {
+    return state && state.dice_kind === "cards" ? RANKS[value - 1] || String(value) : String(value);
+  }
+
+  function drawPhoto() {
+    const figure = $("photo");
+    if (!figure || !state) return;
+    const img = $("photo-image");
+    const pending = lastStatus && lastStatus.pending;
+    let url = null;
+    let marks = [];
+    let note = "";
+    if (pending && pending.game_id === state.id && pending.photo) {
+      // a reading that did not fit: what the camera saw, while the dice are typed in
+      url = pending.photo;
+      marks = (pending.boxes || []).map((box, i) => ({ box, label: faceLabel((pending.values || [])[i]), index: i }));
+      note = pendingText(pending);
+    } else if (state.photo) {
+      const unsure = new Set(state.unsure || []);
+      url = state.photo;
+      marks = (state.dice || []).map((die, i) => ({
+        box: die.box, index: i, label: dieLabel(die),
+        unsure: unsure.has(i), held: die.held, corrected: die.corrected,
+      }));
+      note = atTable ? T.tap_photo : "";
+    }
+    figure.hidden = !url;
+    figure.classList.toggle("pending", !!(url && url === (pending && pending.photo)));
+    if (!url) { img.removeAttribute("src"); return; }
+    if (img.getAttribute("src") !== url) img.src = url;
+    $("photo-note").textContent = note;
+    const tap = atTable && url === state.photo ? openPicker : null;
+    markPhoto(img, marks.filter((m) => m.box), tap);
+  }
+
+  // Draws ``marks`` ({box: [x, y, w, h] in the photo's pixels, label, unsure, held, index})
+  // over ``img``, whose parent is the positioned frame; ``onTap(index)`` makes them buttons.
+  function markPhoto(img, marks, onTap) {
+    const frame = img.parentElement;
+    for (const old of frame.querySelectorAll(".photo-box")) old.remove();
+    for (const m of marks) {
+      const classes = ["photo-box"];
+      if (m.unsure) classes.push("unsure");
+      if (m.held) classes.push("held");
+      if (m.corrected) classes.push("corrected");
+      const label = [fill(T.die_n || "{n}", { n: m.index + 1 }), m.label];
+      if (m.unsure) label.push(T.tap_to_confirm);
+      if (m.held) label.push(T.held);
+      frame.append(el(onTap ? "button" : "span", {
+        class: classes.join(" "),
+        type: onTap ? "button" : null,
+        "aria-label": label.join(", "),
+        dataset: { index: m.index, box: m.box.join(" ") },
+        onclick: onTap ? (e) => { e.preventDefault(); e.stopPropagation(); onTap(m.index); } : null,
+      }, [el("span", { class: "photo-label", text: m.label + (m.unsure ? "?" : "") })]));
+    }
+    const place = () => {
+      const w = img.naturalWidth;
+      const h = img.naturalHeight;
+      if (!w || !h) return;
+      for (const node of frame.querySelectorAll(".photo-box")) {
+        const [x, y, bw, bh] = node.dataset.box.split(" ").map(Number);
+        Object.assign(node.style, {
+          left: (100 * x / w) + "%", top: (100 * y / h) + "%",
+          width: (100 * bw / w) + "%", height: (100 * bh / h) + "%",
+        });
+      }
+      frame.classList.add("placed");
+    };
+    img.onload = place;
+    if (img.complete) place();
+  }
+
+  // Where on the photo (its own pixels) a tap landed.
+  function photoPoint(event, img) {
+    const rect = img.getBoundingClientRect();
+    return [
+      Math.round((event.clientX - rect.left) * img.naturalWidth / rect.width),
+      Math.round((event.clientY - rect.top) * img.naturalHeight / rect.height),
+    ];
+  }
+
+  // A tap on the photo beside every box: a die the camera missed may lie there. Today the
+  // dice are then typed in; a reader that learns (issue 24) can take the point instead.
+  function tappedBesideTheDice(point) {
+    if (!atTable || !state || !state.photo) return;
+    document.body.dataset.lastPhotoTap = point.join(",");
+    openTyped();
+  }
+
+  function openTyped() {
+    const typed = $("typed");
+    if (!typed) return;
+    typed.hidden = false;
+    const input = $("typed-dice");
+    if (!input.value && state && state.dice && state.dice.length) {
+      input.value = state.dice.map((d) => d.rank || d.value).join(" ");
+    }
+    drawTypedPad();
+  }
+
+  // Face buttons under the typed field: the kiosk's touch screen has no keyboard.
+  function drawTypedPad() {
+    const form = $("typed");
+    if (!form || !state) return;
+    let pad = $("typed-pad");
+    if (!pad) {
+      pad = el("div", { class: "typed-pad", id: "typed-pad" });
+      form.append(pad);
+    }
+    const cards = state.dice_kind === "cards";
+    if (pad.dataset.kind === (cards ? "cards" : "pips")) return;
+    pad.dataset.kind = cards ? "cards" : "pips";
+    pad.replaceChildren();
+    const input = $("typed-dice");
+    for (let v = 1; v <= 6; v++) {
+      const face = cards ? RANKS[v - 1] : String(v);
+      pad.append(el("button", {
+        type: "button", class: "button pad-key", dataset: { face },
+        onclick: () => { input.value = (input.value.trim() + " " + face).trim(); },
+      }, face));
+    }
+    pad.append(el("button", {
+      type: "button", class: "button pad-key", "aria-label": T.erase, text: "⌫",
+      onclick: () => { input.value = input.value.trim().split(/\s+/).slice(0, -1).join(" "); },
+    }));
+  }
+
   function drawSheet() {
     const table = $("sheet");
     if (!table) return;
     const players = state.players;
     const cells = (state.ruleset_info && state.ruleset_info.cells) || [];
     const scores = state.scores || {};
-    const canWrite = page === "play" && paired && !state.finished && state.throw > 0;
+    const canWrite = atTable && !state.finished && state.throw > 0;
     const notes = state.notes || {};
     const pastHands = {};
     for (const r of notes.past_hands || []) pastHands["round_" + r.round] = r;
     table.replaceChildren();
     table.style.setProperty("--players", players.length);
     table.dataset.players = players.length;
-    const rows = cells.length + bonusKeys().length + 1 + (notes.subtotals ? 1 : 0);
-    const wrap = table.parentElement;
-    if (wrap) wrap.style.setProperty("--rows", rows + 1);
     const head = el("tr", {}, [el("th", { class: "corner", scope: "col" })]);
     players.forEach((name, p) => {
       const classes = ["player"];
       if (p === state.current_player && !state.finished) classes.push("current");
       if (state.finished && (state.winners || []).includes(p)) classes.push("winner");
-      head.append(el("th", { class: classes.join(" "), scope: "col", text: name }));
+      head.append(el("th", { class: classes.join(" "), scope: "col", title: name, text: name }));
     });
     table.append(el("thead", {}, head));
     const body = el("tbody");
@@ -376,6 +507,8 @@
       body.append(row);
     }
     table.append(body);
+    // every row the sheet has (the header too), so the kiosk sizes its text to show them all
+    table.style.setProperty("--rows", table.rows.length);
   }
 
   function subtotalRow(subtotals) {
@@ -445,6 +578,7 @@
 
   function drawStatus(status) {
     if (!status) return;
+    lastStatus = status;
     const cam = $("camera-status");
     if (cam) {
       cam.dataset.state = status.camera;
@@ -454,9 +588,6 @@
     const message = $("message");
     if (message) {
       let text = status.busy ? T.reading : translate(status.message || "");
-      if (!text && page === "kiosk" && (status.camera === "none" || status.reader !== "ok")) {
-        text = T.type_on_phone;
-      }
       if (status.pending && state && status.pending.game_id === state.id) text = pendingText(status.pending);
       message.textContent = text;
       message.classList.toggle("busy", !!status.busy);
@@ -480,7 +611,8 @@
       typed.hidden = false;
       $("typed-dice").value = (status.pending.values || []).join(" ");
     }
-    if (typed && page === "play" && (status.camera === "none" || status.reader !== "ok")) typed.hidden = false;
+    if (typed && atTable && (status.camera === "none" || status.reader !== "ok")) typed.hidden = false;
+    drawPhoto();
     if (status.message_id && status.message_id !== lastMessageId) {
       const shown = status.pending && status.message === status.pending.message
         ? pendingText(status.pending)
@@ -502,7 +634,7 @@
           onclick: () => move("/rematch").catch(() => {}),
         }));
       }
-      actions.append(el("a", { class: "button", id: "new-game-link", href: "/setup", text: T.new_game }));
+      actions.append(el("a", { class: "button", id: "new-game-link", href: page === "kiosk" ? "/setup?next=/" : "/setup", text: T.new_game }));
       banner.replaceChildren(el("p", { class: "banner-text", text: fill(T.winners, { names: names }) }), actions);
       banner.hidden = false;
     } else {
@@ -567,7 +699,8 @@
     if (throwButton) throwButton.addEventListener("click", throwComplete);
     if (page === "kiosk") {
       document.addEventListener("keydown", (e) => {
-        if (e.code === "Space" || e.key === " ") {
+        const typing = e.target instanceof HTMLElement && e.target.closest("input, textarea, dialog");
+        if (!typing && (e.code === "Space" || e.key === " ")) {
           e.preventDefault();
           if (!e.repeat) throwComplete();
         }
@@ -579,8 +712,8 @@
     const typed = $("typed");
     if (typeButton && typed) {
       typeButton.addEventListener("click", () => {
-        typed.hidden = !typed.hidden;
-        if (!typed.hidden) $("typed-dice").focus();
+        if (typed.hidden) openTyped(); else typed.hidden = true;
+        if (!typed.hidden && page === "play") $("typed-dice").focus();
       });
       typed.addEventListener("submit", (e) => {
         e.preventDefault();
@@ -590,6 +723,8 @@
         move("/throw", { dice: dice }).then(() => { $("typed-dice").value = ""; }).catch(() => {});
       });
     }
+    const photoImage = $("photo-image");
+    if (photoImage) photoImage.addEventListener("click", (e) => tappedBesideTheDice(photoPoint(e, photoImage)));
     const hint = $("hint-button");
     if (hint) {
       hint.addEventListener("click", async () => {
@@ -651,6 +786,11 @@
 
   // -- setup -----------------------------------------------------------------------------
 
+  // Where a started game is played: the kiosk's own screen when it came from there.
+  function nextPage() {
+    return new URLSearchParams(window.location.search).get("next") === "/" ? "/" : "/play";
+  }
+
   function bindSetup() {
     const form = $("setup-form");
     if (!form) return;
@@ -673,7 +813,7 @@
       const error = $("setup-error");
       try {
         await api("/api/games", body);
-        window.location.href = "/play";
+        window.location.href = nextPage();
       } catch (err) {
         error.textContent = err.message;
         error.hidden = false;
@@ -682,7 +822,7 @@
     for (const button of document.querySelectorAll("[data-resume]")) {
       button.addEventListener("click", async () => {
         await api("/api/games/" + button.dataset.resume + "/select", {});
-        window.location.href = "/play";
+        window.location.href = nextPage();
       });
     }
   }
@@ -794,7 +934,20 @@
     setInterval(refresh, 10000);
   }
 
-  if (page === "kiosk" || page === "play") {
+  // -- history: every throw's photo with its dice boxed ----------------------------------------
+
+  function bindHistory() {
+    for (const link of document.querySelectorAll(".throw-photo[data-marks]")) {
+      const img = link.querySelector("img");
+      let marks = [];
+      try { marks = JSON.parse(link.dataset.marks); } catch (e) { marks = []; }
+      if (img) markPhoto(img, marks.map((m, i) => Object.assign({ index: i }, m)), null);
+    }
+  }
+
+  if (page === "history") {
+    bindHistory();
+  } else if (page === "kiosk" || page === "play") {
     showPairing();
     bindTable();
     listen();
