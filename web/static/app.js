@@ -502,13 +502,14 @@
       body.append(row);
     }
     if (state.settlement) {
-      const row = el("tr", { class: "bonus" }, [el("th", { scope: "row", class: "cell-name", text: T.settlement })]);
+      const row = el("tr", { class: "bonus settlement" }, [el("th", { scope: "row", class: "cell-name", text: T.settlement })]);
       state.settlement.forEach((v) => row.append(el("td", { text: (v > 0 ? "+" : "") + Math.round(v * 100) / 100 })));
       body.append(row);
     }
     table.append(body);
     // every row the sheet has (the header too), so the kiosk sizes its text to show them all
-    table.style.setProperty("--rows", table.rows.length);
+    // (a winner's name may wrap onto a second line: one row more)
+    table.style.setProperty("--rows", table.rows.length + (state.finished ? 1 : 0));
   }
 
   function subtotalRow(subtotals) {
