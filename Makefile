@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint chromium pi-stack bench train clean
+.PHONY: run test lint chromium pi-stack screenshots bench train clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ pi-stack: $(PI_STAMP) $(TEST_STAMP)
 	PYTHONPATH=. $(PI_VENV)/bin/python tests/pi_stack.py read $(PI_VENV)/readings-pi.json
 	PYTHONPATH=. $(BIN)/python tests/pi_stack.py read $(PI_VENV)/readings-main.json
 	$(BIN)/python tests/pi_stack.py compare $(PI_VENV)/readings-main.json $(PI_VENV)/readings-pi.json
+
+# The README's pictures (docs/screenshots), taken by the browser test; `make test` leaves them be.
+screenshots: $(TEST_STAMP) chromium
+	SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q tests/test_browser.py -k whole_game
 
 bench: $(TEST_STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done

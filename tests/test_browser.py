@@ -6,17 +6,23 @@ button on a gpiozero mock pin. The reader is a stand-in that knows each replay
 photo's dice from its file name (``01_33256_u2.png``: dice 3 3 2 5 6, die 3 read
 unsure), so the test is about the loop and the pages, not about vision.
 
-The listed actions go through the pages (setup, button press, correction, hold,
-re-throw by the button while the space bar is ignored during the reading, write,
-undo, a throw from the kiosk's space bar); the rest of the 20 writes go through
-the API's typed-dice path to keep it fast. Screenshots land in
-docs/screenshots/ for the README.
+The listed actions go through the pages (setup, button press, correction on the
+throw's photo, hold, re-throw by the button while the space bar is ignored during the
+reading, write, undo, a throw from the kiosk's space bar, dice typed in on the kiosk);
+the kiosk's 800x480 touch screen does its share without a phone. The rest of the 20
+writes go through the API's typed-dice path to keep it fast. The replay photos are
+rendered throws showing the dice the reader reports, where it reports them.
+
+Screenshots for the README are taken only when asked: ``SCREENSHOTS=docs/screenshots``
+(``make screenshots``); otherwise the tracked ones stay as they are.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
+import socket
 import threading
 import time
 import urllib.request
@@ -32,24 +38,37 @@ ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+ROOT = Path(__file__).resolve().parent.parent
+README_SHOTS = ROOT / "docs" / "screenshots"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
-# The replay photos, in the order the camera serves them.
-PHOTOS = [
-    "01_33256_u2_g3",  # first throw: die 3 unsure (a 2 that is really a 3, the second guess)
-    "02_33331",  # the re-throw: the camera still sees the three held threes
-    "03_12346",  # Borys's first throw, from the kiosk's space bar
-]
+# The replay photos, in the order the camera serves them, and the seed each is rendered with.
+PHOTOS = {
+    "01_33256_u2_g3": 8,  # first throw: die 3 unsure (a 2 that is really a 3, the second guess)
+    "02_33331": 7,  # the re-throw: the camera still sees the three held threes
+    "03_12346": 12,  # Borys's first throw, from the kiosk's space bar
+    "04_66462_u2": 13,  # half way, for the screenshots: die 3 unsure
+}
+
+
+def shoot(page, name: str) -> None:
+    """A screenshot for the README, only when asked: ``SCREENSHOTS=docs/screenshots``."""
+    folder = os.environ.get("SCREENSHOTS")
+    if not folder:
+        return
+    target = Path(folder) if Path(folder).is_absolute() else ROOT / folder
+    target.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(target / name))
 
 
 class PhotoNameReader:
     """Reads the dice the replay photo's name lists; ``uN`` marks die N unsure, ``gV`` gives
-    the unsure dice V as the reader's second guess."""
+    the unsure dice V as the reader's second guess; the boxes are where the render put them."""
 
-    def __init__(self, camera) -> None:
+    def __init__(self, camera, boxes: dict[str, list]) -> None:
         self.camera = camera
+        self.boxes = boxes
         self.gate = threading.Event()  # cleared: the reading takes until it is set
         self.gate.set()
 
@@ -66,7 +85,7 @@ class PhotoNameReader:
                 int(v),
                 "pips",
                 0.35 if i in unsure else 0.97,
-                (40 + 110 * i, 180, 90, 90),
+                self.boxes[photo.stem][i],
                 guess=guess if i in unsure else None,
             )
             for i, v in enumerate(digits)
@@ -80,31 +99,46 @@ def live(tmp_path):
     if not CHROMIUM.exists():
         pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
     import cv2
+    import numpy as np
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
     from scorer.bus import Bus
     from scorer.commands.serve import attach_button, start_server, stop_server
     from scorer.devices import open_camera
-    from scorer.devices.replay import drawn_throws
+    from scorer.render.scene import render_scene
     from scorer.store import Store
     from scorer.table import Table
     from web import create_app
 
     folder = tmp_path / "replay"
     folder.mkdir()
-    for name, (frame, _) in zip(PHOTOS, drawn_throws(len(PHOTOS), seed=3), strict=True):
-        cv2.imwrite(str(folder / f"{name}.png"), frame)
+    boxes = {}
+    for name, seed in PHOTOS.items():
+        values = [int(v) for v in name.split("_")[1]]
+        scene = render_scene(
+            np.random.default_rng(seed), 5, family="pips-white", size=(640, 480), values=values
+        )
+        assert [d.value for d in scene.dice] == values
+        boxes[name] = [tuple(int(v) for v in d.box) for d in scene.dice]
+        cv2.imwrite(str(folder / f"{name}.png"), scene.image)
     camera = open_camera(f"replay:{folder}", watch_every=None)
     store = Store(tmp_path / "games.sqlite3")
-    reader = PhotoNameReader(camera)
+    reader = PhotoNameReader(camera, boxes)
     table = Table(store, Bus(), camera=camera, reader=reader, photos=tmp_path / "photos")
     Device.pin_factory = MockFactory()
     button = attach_button(table, "gpio:17")
     app = create_app({"TABLE": table})
     server, thread = start_server(app, threads=16)
     url = f"http://127.0.0.1:{server.effective_port}"
-    yield {"url": url, "table": table, "pin": Device.pin_factory.pin(17), "reader": reader}
+    yield {
+        "url": url,
+        "port": server.effective_port,
+        "table": table,
+        "pin": Device.pin_factory.pin(17),
+        "reader": reader,
+        "boxes": boxes,
+    }
     table.close()
     stop_server(server, thread)
     button.close()
@@ -136,6 +170,7 @@ def test_a_whole_game_through_the_pages(live):
 
     url, table = live["url"], live["table"]
     expect.set_options(timeout=15_000)  # a busy CI machine; the usual wait is milliseconds
+    shots_before = {p.name: p.stat().st_mtime_ns for p in README_SHOTS.glob("*.png")}
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
@@ -147,6 +182,10 @@ def test_a_whole_game_through_the_pages(live):
             kiosk.goto(url + "/")
             small.goto(url + "/")
             expect(kiosk.locator("#empty")).to_be_visible()
+            # a table with no phone: the empty kiosk names the address a phone can open
+            expect(small.locator("#phone-url")).to_have_text(
+                f"http://{socket.gethostname()}.local:{live['port']}/play"
+            )
 
             # setup, through the page: generala without double generala = 10 cells each
             phone.goto(url + "/setup")
@@ -170,21 +209,38 @@ def test_a_whole_game_through_the_pages(live):
             expect(phone.locator("#dice .die.unsure .die-note")).to_have_text("tap to confirm")
             expect(kiosk.locator("#dice .die.unsure .die-guess")).to_have_text("or 3?")
 
-            # a correction, on the phone: die 3 is really a 3, the reader's second guess
-            phone.locator("#dice .die").nth(2).click()
+            # see the throw: the kiosk and the phone show its photo, each die boxed where it
+            # lies with its value, the unsure one marked
+            for page in (kiosk, small, phone):
+                labels = page.locator("#photo .photo-box .photo-label")
+                expect(labels).to_have_text(["3", "3", "2?", "5", "6"])
+                expect(page.locator("#photo .photo-box.unsure")).to_have_count(1)
+            photo = kiosk.locator("#photo-image").bounding_box()
+            for index, (x, y, w, _) in enumerate(live["boxes"]["01_33256_u2_g3"]):
+                drawn = kiosk.locator("#photo .photo-box").nth(index).bounding_box()
+                scale = photo["width"] / 640
+                assert abs(drawn["x"] - (photo["x"] + x * scale)) < 2
+                assert abs(drawn["y"] - (photo["y"] + y * scale)) < 2
+                assert abs(drawn["width"] - w * scale) < 2
+
+            # a correction, on the phone, by tapping the die on the photo: die 3 is really a 3
+            phone.locator("#photo .photo-box").nth(2).click()
+            expect(phone.locator("#picker-title")).to_have_text("Die 3")
             expect(phone.locator("#picker-values .die.guess")).to_have_attribute("data-value", "3")
-            SHOTS.mkdir(parents=True, exist_ok=True)
-            phone.screenshot(path=str(SHOTS / "phone-picker.png"))
+            shoot(phone, "phone-picker.png")
             phone.locator('#picker-values [data-value="3"]').click()
             expect(kiosk.locator("#dice .die.unsure")).to_have_count(0)
             expect(kiosk.locator("#dice .die.corrected")).to_have_count(1)
+            expect(kiosk.locator("#photo .photo-box").nth(2)).to_have_text("3")
 
-            # a hold: keep the three threes
+            # a hold, on the kiosk's own touch screen: keep the three threes
             for index in (0, 1, 2):
-                phone.locator("#dice .die").nth(index).click()
-                phone.locator("#picker-hold").click()
-                expect(phone.locator("#dice .die.held")).to_have_count(index + 1)
+                small.locator("#dice .die").nth(index).click()
+                small.locator("#picker-hold").click()
+                expect(small.locator("#dice .die.held")).to_have_count(index + 1)
             expect(kiosk.locator("#dice .die.held")).to_have_count(3)
+            expect(phone.locator("#photo .photo-box.held")).to_have_count(3)
+            first_photo = kiosk.locator("#photo-image").get_attribute("src")
 
             # the re-throw: the push button again, and the reading takes a while...
             live["reader"].gate.clear()
@@ -200,16 +256,20 @@ def test_a_whole_game_through_the_pages(live):
                 kiosk.locator("#dice .die").nth(i).get_attribute("data-value") for i in range(5)
             ]
             assert values == ["3", "3", "3", "3", "1"]
+            # on the new photo, the held threes are boxed where it shows them
+            assert kiosk.locator("#photo-image").get_attribute("src") != first_photo
+            expect(kiosk.locator("#photo .photo-box.held")).to_have_count(3)
 
-            # a write: tap the cell, the button shows the points
-            phone.locator('#sheet tr[data-cell="poker"] td.current').click()
-            expect(phone.locator("#write-button")).to_have_text("Write: Poker (4) 40")
-            phone.locator("#write-button").click()
+            # a write, on the kiosk: tap the cell, the button shows the points
+            small.locator('#sheet tr[data-cell="poker"] td.current').click()
+            expect(small.locator("#write-button")).to_have_text("Write: Poker (4) 40")
+            small.locator("#write-button").click()
             expect(kiosk.locator('#sheet tr[data-cell="poker"] td').first).to_have_text("40")
             expect(kiosk.locator("#current-player")).to_contain_text("Borys")
+            expect(kiosk.locator("#photo")).to_be_hidden()  # a new turn: no throw, no photo
 
-            # an undo, on the phone: the write comes back off the sheet
-            phone.locator("#undo-button").click()
+            # an undo, on the kiosk: the write comes back off the sheet
+            small.locator("#undo-button").click()
             poker = kiosk.locator('#sheet tr[data-cell="poker"] td').first
             expect(poker).to_have_class(re.compile(r"\boption\b"))  # open again, 40 on offer
             expect(kiosk.locator("#current-player")).to_contain_text("Anna")
@@ -258,24 +318,32 @@ def test_a_whole_game_through_the_pages(live):
                     if plan[player]:
                         turns.append(plan[player].pop(0))
             for number, (cell, dice) in enumerate(turns):
-                if number > 0:  # the first was thrown with the space bar
+                if number == 1:  # typed in on the kiosk's touch screen, with the face pad
+                    small.locator("#type-button").click()
+                    for face in dice:
+                        small.locator(f'#typed-pad [data-face="{face}"]').click()
+                    expect(small.locator("#typed-dice")).to_have_value("1 1 1 2 3")
+                    small.locator('#typed button[type="submit"]').click()
+                    expect(small.locator("#throw-count")).to_contain_text("1")
+                    expect(small.locator("#photo")).to_be_hidden()  # typed: no photo
+                elif number > 0:  # the first was thrown with the space bar
                     api(url, f"/api/games/{game_id}/throw", {"dice": dice})
                 if number == 9:
-                    # half way: the screenshots of a game in progress, dice on the tray
+                    # half way: the screenshots of a game in progress, its throw's photo
                     api(url, f"/api/games/{game_id}/write", {"cell": cell})
-                    api(url, f"/api/games/{game_id}/throw", {"dice": [6, 6, 4, 6, 2]})
+                    api(url, f"/api/games/{game_id}/throw")  # the camera: 6 6 4 6 2, die 3 unsure
                     api(url, f"/api/games/{game_id}/hold", {"held": [0, 1, 3]})
                     expect(kiosk.locator("#dice .die.held")).to_have_count(3)
+                    expect(kiosk.locator("#photo .photo-box.held")).to_have_count(3)
                     # the earlier "press ignored" note goes away by itself, off the picture
                     expect(kiosk.locator("#toast")).to_be_hidden(timeout=6000)
-                    SHOTS.mkdir(parents=True, exist_ok=True)
-                    kiosk.screenshot(path=str(SHOTS / "kiosk.png"))
-                    expect(small.locator("#dice .die.held")).to_have_count(3)
-                    small.screenshot(path=str(SHOTS / "kiosk-800x480.png"))
+                    shoot(kiosk, "kiosk.png")
+                    expect(small.locator("#photo .photo-box.held")).to_have_count(3)
+                    shoot(small, "kiosk-800x480.png")
                     phone.locator('#sheet tr[data-cell="sixes"] td.current').click()
                     expect(phone.locator("#write-button")).to_contain_text("18")
                     phone.evaluate("window.scrollTo(0, 0)")
-                    phone.screenshot(path=str(SHOTS / "phone.png"))
+                    shoot(phone, "phone.png")
                     phone.locator('#sheet tr[data-cell="sixes"] td.current').click()
                     api(url, f"/api/games/{game_id}/undo")  # the hold
                     api(url, f"/api/games/{game_id}/undo")  # and the throw
@@ -288,10 +356,104 @@ def test_a_whole_game_through_the_pages(live):
             state = json.load(urllib.request.urlopen(f"{url}/api/games/{game_id}", timeout=10))
             assert state["finished"] and state["winners"] == [0]
             assert sum(v is not None for v in state["sheet"][0].values()) == 10
-            kiosk.screenshot(path=str(SHOTS / "kiosk-finished.png"))
-            # the history page shows the throw read by the camera with its correction
+            shoot(kiosk, "kiosk-finished.png")
+            # the history page shows the throws read by the camera, their dice boxed on the
+            # photos, with the correction
             phone.goto(f"{url}/history/{game_id}")
             expect(phone.locator(".correction")).to_contain_text("corrected die 3 to 3")
             expect(phone.locator("img.thumb").first).to_be_visible()
+            expect(phone.locator(".throw-photo").first.locator(".photo-box")).to_have_count(5)
+            expect(phone.locator(".throw-photo .photo-box").first).to_be_visible()
+            expect(phone.locator(".throw-photo .photo-label").first).to_have_text("3")
+            # the kiosk switches language by itself
+            small.locator('.bar .kiosk-links a[lang="uk"]').click()
+            expect(small.locator("#sheet .total th")).to_have_text("Разом")
+        finally:
+            browser.close()
+    if not os.environ.get("SCREENSHOTS"):  # the README's pictures change only when asked
+        assert {p.name: p.stat().st_mtime_ns for p in README_SHOTS.glob("*.png")} == shots_before
+
+
+FIT = """() => {
+  const page = document.scrollingElement;
+  const sheet = document.querySelector('#sheet');
+  const cut = (el) => el.scrollWidth > el.clientWidth + 1;
+  const ones = sheet.querySelector('tr[data-cell] th.cell-name');
+  return {
+    width: page.scrollWidth, height: page.scrollHeight,
+    sheetWidth: sheet.parentElement.scrollWidth - sheet.parentElement.clientWidth,
+    lowest: Math.max(...[...sheet.rows].map((r) => r.getBoundingClientRect().bottom)),
+    font: parseFloat(getComputedStyle(ones).fontSize),
+    cutNames: [...sheet.querySelectorAll('th.player')].filter(cut).map((t) => t.title),
+    cutCells: [...sheet.querySelectorAll('td')].filter(cut).map((t) => t.textContent),
+    winner: [...sheet.querySelectorAll('th.player.winner')].map((t) => [t.textContent, cut(t)]),
+  };
+}"""
+
+
+def finish(table, ruleset: str, players: tuple[str, ...], seed: int) -> int:
+    """A whole game played to its end by the turn timer's own moves (best cell each turn)."""
+    import random
+
+    from scorer.game import Setup
+
+    game_id, game = table.new_game(Setup(ruleset, players))
+    rng = random.Random(seed)
+    while not game.finished:
+        for event in game.timeout_events(rng):
+            game = table.store.act(game_id, event)
+    table.select(game_id)
+    return game_id
+
+
+def test_six_players_fit_every_screen_and_no_winner_is_cut(live):
+    """Readable at 2 m: at 800x480 nothing scrolls and the sheet's text is >= 18 px, at
+    1080p >= 32 px, the phone never scrolls sideways; a long winner's name is shown whole,
+    and poker_ru's settlement row is on the 800x480 screen."""
+    from playwright.sync_api import sync_playwright
+
+    from scorer.game import Setup
+
+    url, table = live["url"], live["table"]
+    six = ("Alexandra", "Bob", "Catherine", "Dmitri", "Evgenia", "Fyodor")
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+
+            def measure(path: str, width: int, height: int, lang: str = "en") -> dict:
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.goto(f"{url}{path}?lang={lang}")
+                page.wait_for_selector("#sheet tr[data-cell]")
+                figures = page.evaluate(FIT)
+                page.close()
+                return figures
+
+            # given yatzy with six players, dice on the tray
+            game_id, _ = table.new_game(Setup("yatzy", six))
+            table.throw(game_id, [5, 5, 3, 3, 1])
+            for lang in ("en", "ru", "uk"):
+                small = measure("/", 800, 480, lang)
+                assert (small["width"], small["height"]) == (800, 480), (lang, small)
+                assert small["lowest"] <= 480 and small["font"] >= 18, (lang, small)
+                assert small["cutCells"] == [], (lang, small)
+            big = measure("/", 1920, 1080)
+            assert (big["width"], big["height"]) == (1920, 1080) and big["lowest"] <= 1080
+            assert big["font"] >= 32 and big["cutCells"] == [], big
+            assert "Bob" not in big["cutNames"] and "Dmitri" not in big["cutNames"], big
+            phone = measure("/play", 390, 844)
+            assert phone["width"] == 390 and phone["sheetWidth"] == 0, phone
+
+            # poker_ru to its end: the settlement row is on the 800x480 screen, whole
+            finish(table, "poker_ru", six, seed=1)
+            small = measure("/", 800, 480)
+            assert small["lowest"] <= 480 and small["cutCells"] == [], small
+            assert small["height"] == 480, small
+
+            # a long name wins among three: never cut, on the TV nor on the 7" screen
+            finish(table, "yacht", ("Anna", "Borys", "Carolina Maria-Theresa"), seed=4)
+            for width, height in ((1920, 1080), (800, 480)):
+                figures = measure("/", width, height)
+                assert figures["winner"] == [["Carolina Maria-Theresa ★", False]], figures
+                assert figures["lowest"] <= height and figures["cutNames"] == [], figures
         finally:
             browser.close()

@@ -129,3 +129,17 @@ def test_every_message_of_the_pages_is_translated(lang):
                 assert (f"%({name})s" in message.id) == (f"%({name})s" in message.string), (
                     message.id
                 )
+
+
+def test_the_empty_kiosk_names_an_address_a_phone_can_open(client, app):
+    import socket
+
+    # given the kiosk browser on the Pi itself, at 127.0.0.1
+    page = client.get("/", base_url="http://127.0.0.1:8000").get_data(as_text=True)
+    # then its empty screen names the Pi's LAN name, not the loopback address
+    assert f'id="phone-url">http://{socket.gethostname()}.local:8000/play<' in page
+    assert "127.0.0.1" not in page
+    # and an address given at the command line wins
+    app.config["PUBLIC_URL"] = "http://dice.example:8000/"
+    page = client.get("/", base_url="http://127.0.0.1:8000").get_data(as_text=True)
+    assert 'id="phone-url">http://dice.example:8000/play<' in page

@@ -426,7 +426,8 @@
       const classes = ["player"];
       if (p === state.current_player && !state.finished) classes.push("current");
       if (state.finished && (state.winners || []).includes(p)) classes.push("winner");
-      head.append(el("th", { class: classes.join(" "), scope: "col", title: name, text: name }));
+      const star = classes.includes("winner") ? el("span", { class: "star", text: " ★" }) : null;
+      head.append(el("th", { class: classes.join(" "), scope: "col", title: name }, [name, star]));
     });
     table.append(el("thead", {}, head));
     const body = el("tbody");
@@ -510,6 +511,27 @@
     // every row the sheet has (the header too), so the kiosk sizes its text to show them all
     // (a winner's name may wrap onto a second line: one row more)
     table.style.setProperty("--rows", table.rows.length + (state.finished ? 1 : 0));
+    if (page === "kiosk") fitWinners(table);
+  }
+
+  // A winner's name is never cut: it wraps, and where two lines are not enough its
+  // letters get smaller until they are.
+  function fitWinners(table) {
+    for (const th of table.querySelectorAll("th.player.winner")) {
+      th.style.fontSize = "";
+      let size = parseFloat(getComputedStyle(th).fontSize);
+      const floor = size * 0.5;
+      while (linesOf(th) > 2 && size > floor) {
+        size *= 0.9;
+        th.style.fontSize = size + "px";
+      }
+    }
+  }
+
+  function linesOf(node) {
+    const range = document.createRange();
+    range.selectNodeContents(node);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size;
   }
 
   function subtotalRow(subtotals) {
@@ -721,7 +743,11 @@
         const text = $("typed-dice").value.trim().toUpperCase();
         let dice = text.split(/[\s,]+/).filter(Boolean);
         if (dice.length === 1 && /^[1-6]+$/.test(dice[0])) dice = dice[0].split("");
-        move("/throw", { dice: dice }).then(() => { $("typed-dice").value = ""; }).catch(() => {});
+        move("/throw", { dice: dice }).then(() => {
+          $("typed-dice").value = "";
+          const status = lastStatus || {};
+          if (status.camera === "ok" && status.reader === "ok") typed.hidden = true;  // done with it
+        }).catch(() => {});
       });
     }
     const photoImage = $("photo-image");

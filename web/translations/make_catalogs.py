@@ -171,6 +171,14 @@ RU = {
     "to throw, write and undo.": "чтобы бросать, записывать и отменять.",
     "Download every game (SQLite)": "Скачать все игры (SQLite)",
     "Download": "Скачать",
+    # issue 25 (photo): the throw's photo, the kiosk without a phone
+    "Photo of the throw": "Фото броска",
+    "Tap a die on the photo to correct it": "Коснись кости на фото, чтобы исправить",
+    "Erase the last die": "Стереть последнюю кость",
+    "On a phone, open": "На телефоне откройте",
+    "Reading failed": "Не прочиталось",
+    "saw %(seen)s dice, expected %(expected)s": "видно костей: %(seen)s, а нужно %(expected)s",
+    "Photo of the failed reading": "Фото неудачного чтения",
 }
 
 UK = {
@@ -330,6 +338,14 @@ UK = {
     "to throw, write and undo.": "щоб кидати, записувати й скасовувати.",
     "Download every game (SQLite)": "Завантажити всі ігри (SQLite)",
     "Download": "Завантажити",
+    # issue 25 (photo): the throw's photo, the kiosk without a phone
+    "Photo of the throw": "Фото кидка",
+    "Tap a die on the photo to correct it": "Торкніться кістки на фото, щоб виправити",
+    "Erase the last die": "Стерти останню кістку",
+    "On a phone, open": "На телефоні відкрийте",
+    "Reading failed": "Не прочиталося",
+    "saw %(seen)s dice, expected %(expected)s": "видно кісток: %(seen)s, а треба %(expected)s",
+    "Photo of the failed reading": "Фото невдалого читання",
 }
 
 
