@@ -603,7 +603,7 @@ def _box(raw: list[Any] | None) -> tuple[int, int, int, int] | None:
     if raw is None:
         return None
     if len(raw) != 4 or any(isinstance(v, bool) or not isinstance(v, int | float) for v in raw):
-        raise ScorerError("a die's box is [x, y, w, h] in the photo's pixels")
+        raise ScorerError("a reading's box is [x, y, w, h] in the photo's pixels")
     x, y, w, h = (int(v) for v in raw)
     return x, y, w, h
 

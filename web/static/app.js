@@ -295,7 +295,7 @@
     if (pending && pending.game_id === state.id && pending.photo) {
       // a reading that did not fit: what the camera saw, while the dice are typed in
       url = pending.photo;
-      marks = (pending.boxes || []).map((box, i) => ({ box, label: faceLabel((pending.values || [])[i]), index: i }));
+      marks = (pending.seen || []).map((die, i) => ({ box: die.box, label: faceLabel(die.value), index: i }));
       note = pendingText(pending);
     } else if (state.photo) {
       const unsure = new Set(state.unsure || []);
@@ -543,7 +543,12 @@
       const current = p === state.current_player && !state.finished;
       const td = el("td", { class: current ? "current" : "", text: sub.sum });
       if (sub.needed && !sub.complete) {
-        td.append(el("small", { class: "to-bonus", text: fill(twoPart ? T.to_premium : T.to_bonus, { n: sub.needed }) }));
+        const note = fill(twoPart ? T.to_premium : T.to_bonus, { n: sub.needed });
+        // a narrow column shows the points still needed alone ("-63"), the words in its title
+        td.append(el("small", { class: "to-bonus", title: note }, [
+          el("span", { class: "note-long", text: note }),
+          el("span", { class: "note-short", text: "−" + sub.needed }),
+        ]));
       }
       row.append(td);
     });
