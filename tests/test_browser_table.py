@@ -41,10 +41,19 @@ def served(tmp_path):
     app.wsgi_app = seen_from_a_phone(app.wsgi_app)
     server, thread = start_server(app, threads=16)
     url = f"http://127.0.0.1:{server.effective_port}"
-    running = {"url": url, "stop": lambda: (table.bus.close(), stop_server(server, thread))}
-    yield running
+    up = {"server": server, "thread": thread}
+
+    def stop() -> None:
+        table.bus.close()
+        stop_server(up["server"], up["thread"])
+
+    def restart() -> None:
+        table.bus = Bus()
+        up["server"], up["thread"] = start_server(app, port=server.effective_port, threads=16)
+
+    yield {"url": url, "stop": stop, "restart": restart}
     table.close()
-    stop_server(server, thread)
+    stop_server(up["server"], up["thread"])
     store.close()
     camera.close()
 
@@ -224,5 +233,10 @@ def test_the_table_as_players_use_it(served):
                 "Зв'язок втрачено: перепідключаюсь..."
             )
             assert big.evaluate(dot_colour) == "rgb(148, 163, 184)"  # --muted
+            # and when it is back, the line goes and the PIN returns
+            served["restart"]()
+            expect(banner).to_be_hidden()
+            expect(big.locator(".pair-panel").first).to_be_visible()
+            assert big.evaluate(dot_colour) == "rgb(34, 197, 94)"
         finally:
             browser.close()
