@@ -233,6 +233,8 @@ def test_a_whole_game_through_the_pages(live):
             expect(kiosk.locator("#dice .die.corrected")).to_have_count(1)
             expect(kiosk.locator("#photo .photo-box").nth(2)).to_have_text("3")
 
+            expect(small.locator("#hint-button")).to_be_visible()  # the kiosk offers hints too
+
             # a hold, on the kiosk's own touch screen: keep the three threes
             for index in (0, 1, 2):
                 small.locator("#dice .die").nth(index).click()

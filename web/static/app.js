@@ -641,6 +641,7 @@
     }
     if (typed && atTable && (status.camera === "none" || status.reader !== "ok")) typed.hidden = false;
     drawPhoto();
+    if (typed && !typed.hidden) drawTypedPad();
     if (status.message_id && status.message_id !== lastMessageId) {
       const shown = status.pending && status.message === status.pending.message
         ? pendingText(status.pending)
