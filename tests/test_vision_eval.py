@@ -77,6 +77,25 @@ def test_given_reads_when_evaluated_then_confusion_and_confidence_figures(tmp_pa
     assert any("1 in 2" in line for line in report.lines())
 
 
+def test_given_sure_dice_wrong_or_extra_when_evaluated_then_the_extra_ones_counted_apart(tmp_path):
+    # given a five read as a six, surely, and two dice no label has: one sure, one unsure
+    labels = black_photo(tmp_path, LabelledDie("pips", 5, (10, 10, 40, 40)))
+    said = Reading(
+        (
+            Die(6, "pips", 0.99, (10, 10, 40, 40), None),
+            Die(2, "pips", 0.97, (150, 200, 40, 40), None),
+            Die(1, "pips", 0.30, (300, 200, 40, 40), None),
+        ),
+        4.0,
+    )
+    # when evaluated, then two sure dice are wrong, one of them extra
+    report = evaluate(lambda image: said, [labels], threshold=0.6)
+    assert report.confident() == (2, 2, 1, 3)
+    assert report.confident_extra() == 1
+    assert report.to_dict()["confident_extra"] == 1
+    assert any("1 of them extra" in line for line in report.lines())
+
+
 def test_given_misread_unsure_dice_when_evaluated_then_second_guesses_counted(tmp_path):
     # given a pip four and a king, both read wrong and unsure, the king's second guess right
     labels = black_photo(

@@ -120,6 +120,17 @@ class Report:
                     wrong += 1
         return sure, wrong, unsure, total
 
+    def confident_extra(self) -> int:
+        """Of the dice marked confident and wrong, how many match no label (an extra die:
+        a side face, a thing that is no die, or a die the labels lack)."""
+        return sum(
+            1
+            for r in self.results
+            if r.reading is not None
+            for j in r.extra
+            if r.reading.dice[j].confidence >= self.threshold
+        )
+
     def second_guesses(self) -> tuple[int, int]:
         """(unsure dice read wrong, of which the second guess is right): how often the
         choice the table offers beside the first (``Die.guess``) settles a misread die."""
@@ -156,7 +167,8 @@ class Report:
             f"per-image exact    {100 * self.per_image:6.2f} %",
             f"missed dice        {self.missed}",
             f"extra dice         {self.extra}",
-            f"confident & wrong  {one_in}  ({wrong} of {sure} at threshold {self.threshold:g})",
+            f"confident & wrong  {one_in}  ({wrong} of {sure} at threshold {self.threshold:g};"
+            f" {self.confident_extra()} of them extra)",
             f"flagged unsure     {100 * unsure / total if total else 0:6.2f} %  ({unsure}/{total})",
             f"unsure & wrong     {missread}, the second guess right on {settled}",
             f"ms median {med:.1f}, p95 {p95:.1f}",
@@ -181,6 +193,7 @@ class Report:
             "extra": self.extra,
             "confident": sure,
             "confident_wrong": wrong,
+            "confident_extra": self.confident_extra(),
             "unsure": unsure,
             "unsure_rate": unsure / total if total else 0.0,
             "unsure_wrong": missread,
