@@ -1,15 +1,17 @@
 """How fast the dice reader is on one core, and how much memory ``scorer read`` takes.
 
 Prints the median and 95th-percentile milliseconds per 640x640 photo with
-``cv2.setNumThreads(1)`` (decode excluded, as ``Reading.ms``), then the peak RSS of a
+``cv2.setNumThreads(1)`` (decode excluded, as ``Reading.ms``) and what each extra die
+costs (the slope of ms over the dice read, least squares), then the peak RSS of a
 fresh ``scorer read`` process reading one photo. Photos: the tray-multicolor test split
 from ../shared (or rendered throws when ../shared is absent), then 30 rendered throws of
 five held-out poker dice, where the court network looks again at every jack, queen and
 king.
 
-    .venv/bin/python benchmarks/vision_speed.py [--models DIR]
+    .venv/bin/python benchmarks/vision_speed.py [--models DIR] [--backend onnxruntime]
 
-``--models`` measures another pair of ONNX files (a candidate from ``make train``).
+``--models`` measures another pair of ONNX files (a candidate from ``make train``);
+``--backend onnxruntime`` runs them on onnxruntime (one intra-op thread) instead of cv2.dnn.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ def photos() -> list[tuple[str, list[np.ndarray]]]:
     return [("30 rendered 640x640 throws of 5 dice", frames), poker]
 
 
-def peak_of_scorer_read(models: Path | None) -> float:
+def peak_of_scorer_read(models: Path | None, backend: str = "cv2") -> float:
     """Peak RSS (MB) of a fresh ``scorer read --json`` process reading one photo."""
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "throw.png"
@@ -58,6 +60,7 @@ def peak_of_scorer_read(models: Path | None) -> float:
         cv2.imwrite(str(path), image)
         code = "import sys; from scorer.cli import main; sys.exit(main(sys.argv[1:]))"
         extra = ["--models", str(models)] if models else []
+        extra += ["--backend", backend]
         subprocess.run(
             [sys.executable, "-c", code, "read", "--json", *extra, str(path)],
             check=True,
@@ -70,13 +73,16 @@ def peak_of_scorer_read(models: Path | None) -> float:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=None, help="folder of the ONNX files")
+    parser.add_argument(
+        "--backend", choices=("cv2", "onnxruntime"), default="cv2", help="what runs the networks"
+    )
     args = parser.parse_args()
     # Memory first: a child's peak RSS counts the pages it shares with this process when
     # forked, so it is measured while this one is small (68 MB), not after it has loaded
     # the photos and a reader (about 175 MB, which the child's figure then showed).
-    peak_mb = peak_of_scorer_read(args.models)
+    peak_mb = peak_of_scorer_read(args.models, args.backend)
     cv2.setNumThreads(1)
-    reader = Reader(args.models)
+    reader = Reader(args.models, backend=args.backend)
     for what, frames in photos():
         for frame in frames[:3]:
             reader.read(frame)  # warm-up
@@ -87,8 +93,15 @@ def main() -> int:
                 reading = reader.read(frame)
                 ms.append((time.perf_counter() - t0) * 1000)
                 dice.append(len(reading.dice))
-        print(f"vision_speed: {what}, 1 OpenCV thread, {np.mean(dice):.1f} dice per photo")
-        print(f"vision_speed: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms")
+        per_die = ""
+        if np.ptp(dice) > 0:  # photos of different numbers of dice: what one more costs
+            slope = float(np.polyfit(np.array(dice, float), np.array(ms), 1)[0])
+            per_die = f", +{slope:.2f} ms a die"
+        print(f"vision_speed: {what}, {args.backend}, 1 thread, {np.mean(dice):.1f} dice per photo")
+        print(
+            f"vision_speed: median {np.median(ms):.1f} ms, p95 {np.percentile(ms, 95):.1f} ms"
+            + per_die
+        )
     print(f"vision_speed: scorer read on one photo: max RSS {peak_mb:.0f} MB")
     return 0
 
