@@ -438,6 +438,19 @@ def test_given_three_frames_of_one_throw_when_voted_then_one_die_each(reader):
 
 
 @needs_models
+def test_given_three_frames_of_a_pip_game_when_voted_then_pip_faces_only(reader, monkeypatch):
+    # given frames of three dice the face network calls card nines more than pip ones
+    frames = [throw([1, 1, 1], seed=s)[0] for s in range(3)]
+    probs = np.zeros(BACKGROUND + 1)
+    probs[[6, 0, BACKGROUND]] = [0.6, 0.39, 0.01]
+    monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(probs, (len(crops), 1)))
+    # when voted on for a game of pip dice, then every die is a one, as sure as that leaves it
+    reading = read_votes(frames, reader, faces="pips")
+    assert [(d.face, d.value) for d in reading.dice] == [("pips", 1)] * 3
+    assert all(d.confidence == pytest.approx(0.975) for d in reading.dice)
+
+
+@needs_models
 def test_given_a_die_seen_in_one_frame_of_three_when_voted_then_it_is_left_out(reader):
     frames = [throw([5, 2], seed=s)[0] for s in range(3)]
     draw_die(frames[1], (500, 450), 6, side=60)  # a flicker: one frame only
@@ -641,6 +654,21 @@ def test_given_a_die_read_as_a_jack_or_a_two_when_the_game_names_its_dice_then_o
     assert (die.face, die.value) == (face, value)
     assert die.confidence == pytest.approx(confidence)
     assert bool(courts.shown) == (face == "card")
+
+
+@pytest.mark.parametrize(("faces", "kept"), [("any", 2), ("cards", 1)])
+def test_given_a_second_peak_on_an_ace_when_the_game_is_poker_dice_then_the_merge_sees_cards_only(
+    reader, monkeypatch, faces, kept
+):
+    # given an ace and a strong second spot reading an ace beside it, and a crop between
+    # the two that reads an ace (0.6) or a pip one (0.35): not whole among all faces
+    spots = [_spot(100.0, 11), _spot(130.0, 11, side=40.0, heat=0.6)]
+    between = np.zeros(BACKGROUND + 1)
+    between[[11, 0, BACKGROUND]] = [0.6, 0.35, 0.05]
+    monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(between, (len(crops), 1)))
+    # when each die is to be reported once, then in a poker-dice game the ace is whole
+    # (0.6 of the 0.65 left to card faces and "not a die"), so the spots are one die
+    assert len(reader._one_per_die(felt(), spots, face_mask(faces))) == kept
 
 
 @needs_models
