@@ -3,7 +3,8 @@
 Prints the median and 95th-percentile milliseconds per 640x640 photo with
 ``cv2.setNumThreads(1)`` (decode excluded, as ``Reading.ms``) and what each extra die
 costs (the slope of ms over the dice read, least squares), then the peak RSS of a
-fresh ``scorer read`` process reading one photo. Photos: the tray-multicolor test split
+fresh ``scorer read`` process reading one photo, then each network alone on cv2.dnn and
+on onnxruntime. Photos: the tray-multicolor test split
 from ../shared (or rendered throws when ../shared is absent), then 30 rendered throws of
 five held-out poker dice, where the court network looks again at every jack, queen and
 king.
@@ -70,6 +71,40 @@ def peak_of_scorer_read(models: Path | None, backend: str = "cv2") -> float:
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
 
 
+def network_times(models: Path | None) -> None:
+    """Each network alone on random input, cv2.dnn against onnxruntime (where installed):
+    median ms a call of a fixed batch (one finder's board; 1 and 16 face crops; 1 and 4
+    court crops), one thread."""
+    from scorer.vision.reader import default_model_dir, load_net
+
+    try:
+        import onnxruntime  # noqa: F401 (only whether it is there)
+    except ImportError:
+        print("vision_speed: onnxruntime not installed, networks timed on cv2.dnn only")
+    backends = ("cv2", "onnxruntime") if "onnxruntime" in sys.modules else ("cv2",)
+    folder = models or default_model_dir()
+    rng = np.random.default_rng(0)
+    for name, size, batches in (
+        ("finder", 320, (1,)),
+        ("faces", 48, (1, 16)),
+        ("courts", 64, (1, 4)),
+    ):
+        for n in batches:
+            blob = rng.random((n, 3, size, size), dtype=np.float32)
+            line = []
+            for backend in backends:
+                net = load_net(folder / f"{name}.onnx", backend)
+                ms = []
+                for i in range(23):
+                    t0 = time.perf_counter()
+                    net.setInput(blob)
+                    net.forward()
+                    if i >= 3:  # warm-up
+                        ms.append((time.perf_counter() - t0) * 1000)
+                line.append(f"{backend} {np.median(ms):.2f} ms ({np.median(ms) / n:.3f} a crop)")
+            print(f"vision_speed: {name}.onnx, batch {n}: " + ", ".join(line))
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--models", type=Path, default=None, help="folder of the ONNX files")
@@ -103,6 +138,7 @@ def main() -> int:
             + per_die
         )
     print(f"vision_speed: scorer read on one photo: max RSS {peak_mb:.0f} MB")
+    network_times(args.models)
     return 0
 
 
