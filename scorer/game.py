@@ -10,10 +10,11 @@ undo, history and the audit of each throw come from the log itself.
 from __future__ import annotations
 
 import dataclasses
+import importlib
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from scorer.dice import card_rank, check_value, parse_die
 from scorer.errors import BadDice, BadOption, ForbiddenMove, ScorerError
@@ -63,6 +64,7 @@ class Setup:
                 f"the turn timer is off or one of {choices} seconds, not {self.timer!r}"
             )
         rules = get_ruleset(self.ruleset, self.options)  # validates id and options
+        rules.check_players(len(names))
         object.__setattr__(self, "options", dict(rules.options))
 
     @classmethod
@@ -137,12 +139,16 @@ class Game:
     #: the stored name of the current throw's photo (None: typed in, or no photo kept)
     photo: str | None = None
     previous: Game | None = field(default=None, repr=False, compare=False)
+    event_types: ClassVar[tuple[str, ...]] = EVENT_TYPES
 
     # -- building -----------------------------------------------------------------
 
     @classmethod
     def start(cls, setup: Setup) -> Game:
         rules = get_ruleset(setup.ruleset, setup.options)
+        if cls is Game and rules.game is not None:  # seed 003's bluff and board: own turns
+            module, name = rules.game.split(":")
+            return getattr(importlib.import_module(module), name).start(setup)
         n = len(setup.players)
         return cls(
             setup=setup,
@@ -214,8 +220,8 @@ class Game:
 
     def apply(self, event: Mapping[str, Any]) -> Game:
         """The state after ``event``; raises (and changes nothing) if the rules forbid it."""
-        if not isinstance(event, Mapping) or event.get("type") not in EVENT_TYPES:
-            kinds = ", ".join(EVENT_TYPES)
+        if not isinstance(event, Mapping) or event.get("type") not in self.event_types:
+            kinds = ", ".join(self.event_types)
             raise ScorerError(f"an event is an object with a type among {kinds}")
         kind = event["type"]
         if kind == "undo":

@@ -18,6 +18,8 @@ _REGISTRY: dict[str, str] = {
     "poker_ru": "scorer.rules.poker_ru:PokerRu",
     "poker_ua": "scorer.rules.poker_ua:PokerUa",
     "poker_dice": "scorer.rules.poker_dice:PokerDice",
+    "poker_bluff": "scorer.rules.poker_bluff:PokerBluff",
+    "poker_board": "scorer.rules.poker_board:PokerBoard",
 }
 
 RULESET_IDS: tuple[str, ...] = tuple(_REGISTRY)

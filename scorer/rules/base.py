@@ -58,6 +58,10 @@ class Ruleset:
     kind: ClassVar[str] = "sheet"
     """``sheet``: write a cell each turn; ``duel``: best hand wins the round (poker_dice)."""
     cells: tuple[str, ...] = ()
+    game: ClassVar[str | None] = None
+    """``module:Class`` of a game that plays its own turns (seed 003's bluff and board)."""
+    min_players: ClassVar[int] = 1
+    max_players: ClassVar[int] = 6
     dice_count: ClassVar[int] = 5
     max_throws: ClassVar[int] = 3
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
@@ -71,6 +75,14 @@ class Ruleset:
                 raise BadOption(f"{self.id} has no option {name!r} (options: {allowed})")
             chosen[name] = known[name].read(raw)
         self.options: Mapping[str, Any] = chosen
+
+    def check_players(self, count: int) -> None:
+        """Refuse a table of the wrong size for this ruleset."""
+        if not self.min_players <= count <= self.max_players:
+            raise BadOption(
+                f"{self.id} is played by {self.min_players} to {self.max_players} players,"
+                f" not {count}"
+            )
 
     # -- what subclasses define -------------------------------------------------
 
