@@ -9,13 +9,13 @@ does not beat the first. Hands rank as in poker_dice (``straights`` too).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import cache
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
 from scorer.dice import check_value
-from scorer.errors import ForbiddenMove, ScorerError
+from scorer.errors import BadOption, ForbiddenMove, ScorerError
 from scorer.rules.base import Option, Ruleset
 from scorer.rules.poker_dice import RANKINGS, Hand, compare, hand
 from scorer.rules.sheet import Sheet
@@ -72,6 +72,7 @@ def read_claim(raw: object) -> Claim:
     return Claim(category, tuple(check_value(r) for r in ranks))
 
 
+@cache
 def floor(claim: Claim, straights: str) -> Hand:
     """The weakest hand that makes ``claim``; raises :class:`BadClaim` when none does."""
     need = DEFINING[claim.hand]
@@ -156,6 +157,12 @@ class PokerBluff(Ruleset):
             tuple(RANKINGS),
         ),
     )
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        super().__init__(options)
+        lives = self.options["lives"]
+        if isinstance(lives, bool) or not isinstance(lives, int) or lives < 1:
+            raise BadOption(f"option lives is a whole number, 1 or more, not {lives!r}")
 
     @property
     def straights(self) -> str:
