@@ -243,6 +243,66 @@ def rematch(game_id: int) -> tuple[Response, int]:
     return response, 201
 
 
+# -- seed 003's bluff and board (issue 27) ----------------------------------------------
+
+
+def seat(data: dict[str, Any]) -> dict[str, Any]:
+    """The player the page believes is moving, when it says: a move out of turn is refused."""
+    return {} if data.get("player") is None else {"player": integer(data, "player")}
+
+
+@bp.post("/games/<int:game_id>/claim")
+def claim(game_id: int) -> Response:
+    """poker_bluff: announce a hand higher than the last claim."""
+    data = body()
+    ranks = data.get("ranks")
+    if not isinstance(ranks, list):
+        raise BadRequest('ranks is a list of values, e.g. {"hand": "full_house", "ranks": [5, 1]}')
+    from scorer.dice import parse_die
+
+    event = {"type": "claim", "hand": text(data, "hand"), "ranks": [parse_die(r) for r in ranks]}
+    return state_of(game_id, table().act(game_id, event | seat(data), version_of(data)))
+
+
+@bp.post("/games/<int:game_id>/call")
+def call(game_id: int) -> Response:
+    """poker_bluff: call the last claim; the dice are then revealed to the camera."""
+    data = body()
+    event = {"type": "call"} | seat(data)
+    return state_of(game_id, table().act(game_id, event, version_of(data)))
+
+
+@bp.post("/games/<int:game_id>/judge")
+def judge(game_id: int) -> Response:
+    """poker_bluff: accept the revealed dice; the loser of the round loses a life."""
+    data = body()
+    return state_of(game_id, table().act(game_id, {"type": "judge"}, version_of(data)))
+
+
+@bp.post("/games/<int:game_id>/place")
+def place(game_id: int) -> Response:
+    """poker_board: a chip on a free square the dice take."""
+    data = body()
+    event = {"type": "place", "square": integer(data, "square")} | seat(data)
+    return state_of(game_id, table().act(game_id, event, version_of(data)))
+
+
+@bp.post("/games/<int:game_id>/remove")
+def remove(game_id: int) -> Response:
+    """poker_board: a straight or full house takes an opponent's unprotected chip."""
+    data = body()
+    event = {"type": "remove", "square": integer(data, "square")} | seat(data)
+    return state_of(game_id, table().act(game_id, event, version_of(data)))
+
+
+@bp.post("/games/<int:game_id>/pass")
+def pass_turn(game_id: int) -> Response:
+    """poker_board: no square fits these dice: no chip this turn."""
+    data = body()
+    event = {"type": "pass"} | seat(data)
+    return state_of(game_id, table().act(game_id, event, version_of(data)))
+
+
 @bp.post("/games/<int:game_id>/undo")
 def undo(game_id: int) -> Response:
     data = body()
