@@ -58,6 +58,8 @@ RULESET_NAMES: dict[str, Any] = {
     "poker_ru": _l("Dice poker (Russian, two parts)"),
     "poker_ua": _l("Dice poker (Ukrainian, two parts)"),  # Russian: "на костях", not "кістках"
     "poker_dice": _l("Poker dice (best hand wins)"),
+    "poker_bluff": _l("Poker dice bluff (the camera referees)"),
+    "poker_board": _l("Poker dice board game (9x9)"),
 }
 
 

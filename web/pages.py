@@ -25,7 +25,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorer.errors import ScorerError
-from web import refusals
+from web import refusals, seed003
 from web.language import LANGUAGES
 from web.names import (
     BONUS_NAMES,
@@ -153,6 +153,8 @@ def initial_state() -> dict[str, Any] | None:
 
 def render_table_page(template: str, page: str) -> str:
     state = initial_state()
+    if state and state["ruleset"] in seed003.RULESETS:  # issue 27: a table of their own
+        return seed003.render(page, state, strings(), table().status.to_dict())
     return render_template(
         template,
         page=page,

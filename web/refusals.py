@@ -120,6 +120,40 @@ LINES: tuple[Any, ...] = (
     _l("send the request body as JSON (Content-Type: application/json)"),
     _l("too many wrong PINs: try again in %(n)s s"),
 )
+# -- issue 27: seed 003's bluff and 9x9 board -------------------------------------------------
+LINES += (
+    _l("%(ruleset)s is played by %(min)s to %(max)s players, not %(n)s"),
+    _l("it is %(name)s's turn, not %(other)s's"),
+    _l("a claim's hand is one of %(known)s, not %(value)s"),
+    _l("a claim's ranks are a list of values 1..6 (9 10 J Q K A)"),
+    _l("a %(hand)s claim names at least %(n)s rank(s)"),
+    _l("no throw makes %(hand)s %(ranks)s (straights: %(straights)s)"),
+    _l("five aces cannot be beaten: call"),
+    _l("a claim must be higher than the last (%(hand)s %(ranks)s)"),
+    _l("option lives is a whole number, 1 or more, not %(value)s"),
+    _l("the last claim was called: reveal the dice"),
+    _l("the last claim is already called: reveal the dice"),
+    _l("nothing to call yet: the first player claims a hand"),
+    _l("dice are hidden: call to reveal"),
+    _l("a reveal shows all %(count)s dice, not %(got)s"),
+    _l("nothing to judge: call the last claim first"),
+    _l("reveal the dice first: press the button or type them in"),
+    _l("a reveal is judged as it lies: nothing to hold"),
+    _l("the centre is free for everybody: nobody may take it"),
+    _l("square %(square)s is taken"),
+    _l("these dice (%(made)s) do not take square %(square)s (%(hand)s)"),
+    _l("only a straight (or a full house) removes a chip, once every square of its kind is taken"),
+    _l("there is no chip on square %(square)s"),
+    _l("a removal takes an opponent's chip, not your own"),
+    _l("the chip on %(square)s is in a finished series: it stays"),
+    _l("throw before passing"),
+    _l("throw before placing a chip"),
+    _l("these dice take a square: place the chip"),
+    _l("a square is its number 0..80, row by row from the top left"),
+    _l("there is no square %(square)s (squares 0..80)"),
+    _l("two teams are 4 or 6 players, not %(n)s"),
+    _l("poker_board is 2 to 4 players (or two teams), not %(n)s"),
+)
 LINES += OPTION_HELP  # the rulesets' help for their options (web.names names the options)
 
 # Values that name a cell or a ruleset are shown by their names, not their ids.

@@ -178,11 +178,9 @@ class PokerBluff(Ruleset):
             raise ForbiddenMove("five aces cannot be beaten: call")
         claim = read_claim(raw)
         floor(claim, self.straights)
-        if not beats(claim, last, self.straights):
+        if last is not None and not beats(claim, last, self.straights):
             raise ForbiddenMove(
                 f"a claim must be higher than the last ({last.hand} {list(last.ranks)})"
-                if last
-                else "a claim must name a hand"
             )
         return claim
 

@@ -168,7 +168,6 @@ class PokerBoard(Ruleset):
             False,
             on_off,
             "on: two teams, seats alternating (4 or 6 players); off: 2-4 players alone",
-            (True, False),
         ),
     )
 

@@ -796,6 +796,7 @@
     source.addEventListener("state", (e) => {
       const next = JSON.parse(e.data);
       const current = next.table && next.table.current_game;
+      if ((next.bluff || next.board) && next.id === current) { window.location.reload(); return; } // issue 27
       if (!state || next.id === state.id || next.id === current) render(next);
     });
     source.addEventListener("table", (e) => {
