@@ -175,6 +175,7 @@ def test_a_bluff_game_through_the_pages(live):
             phone.locator('#s3-picker [data-hand="full_house"]').click()
             expect(phone.locator('#s3-picker [data-ranks="5,1"]')).to_have_count(0)
             expect(phone.locator('#s3-picker [data-ranks="5,2"]')).to_have_count(1)
+            shoot(phone, "bluff-phone.png")
             phone.locator("#s3-picker .s3-step .button").click()  # back
             # the dice are hidden: the push button does nothing but say so
             press_button(live["pin"])
@@ -302,6 +303,7 @@ def test_a_board_game_to_two_series_through_the_pages(live):
             removable = phone.locator("#s3-grid .s3-square.removable")
             anna_loose = [lucky] + [s for s in straights if table.load(game_id).board[s] == 0]
             expect(removable).to_have_count(len(anna_loose))
+            shoot(kiosk, "board-kiosk.png")
             # the series' chips are protected: not lit
             expect(phone.locator('#s3-grid [data-square="2"]')).to_have_class(
                 re.compile(r"\bseries\b")
@@ -319,7 +321,6 @@ def test_a_board_game_to_two_series_through_the_pages(live):
             kiosk.locator('#s3-grid [data-square="36"]').click()
             expect(kiosk.locator("#s3-banner")).to_have_text("Game over. Winner: Anna")
             expect(kiosk.locator('.s3-player[data-player="0"] .s3-detail')).to_have_text("Series 2")
-            shoot(kiosk, "board-kiosk.png")
             game = table.load(game_id)
             assert game.finished and game.winners() == (0,) and len(game.series[0]) == 2
         finally:

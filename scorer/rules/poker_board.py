@@ -142,14 +142,11 @@ def symbol(square: str | None, cards: bool) -> str:
         low, high = ("9-K", "10-A") if cards else ("1-5", "2-6")
         return low if face == "low" else high
     shown = faces[int(face) - 1]
-    count = {"five_of_a_kind": 5, "four_of_a_kind": 4, "full_house": 3, "three_of_a_kind": 3}
-    if kind == "full_house":
-        return shown * 3 + "··"
-    if kind == "two_pairs":
-        return shown * 2 + "··"
-    if kind == "pair":
-        return shown * 2
-    return shown * count[kind]
+    repeat = {"five_of_a_kind": 5, "four_of_a_kind": 4, "three_of_a_kind": 3, "pair": 2}
+    group = repeat.get(kind, 3 if kind == "full_house" else 2)
+    # "10" repeated is unreadable on a small square: 10×3 instead of 101010
+    base = f"{shown}×{group}" if len(shown) > 1 else shown * group
+    return base + "··" if kind in ("full_house", "two_pairs") else base
 
 
 class PokerBoard(Ruleset):
