@@ -92,6 +92,13 @@ CHOICE_NAMES: dict[str, Any] = {
     "none": _l("not a hand"),
 }
 
+# -- issue 27: seed 003's bluff and board --------------------------------------------------
+OPTION_NAMES |= {"lives": _l("Lives"), "teams": _l("Two teams")}
+OPTION_HELP += (
+    _l("lives each player starts with (1 or more)"),
+    _l("on: two teams, seats alternating (4 or 6 players); off: 2-4 players alone"),
+)
+
 
 def option_name(option: str) -> str:
     """The translated name of a table agreement (``throws.ones``: "Throws for ones")."""

@@ -153,6 +153,9 @@ LINES += (
     _l("there is no square %(square)s (squares 0..80)"),
     _l("two teams are 4 or 6 players, not %(n)s"),
     _l("poker_board is 2 to 4 players (or two teams), not %(n)s"),
+    _l('a claim is {"hand": CATEGORY, "ranks": [values 1..6, highest group first]}'),
+    _l("poker_bluff has no cells: claim or call"),
+    _l("poker_board has no cells: place a chip on the board"),
 )
 LINES += OPTION_HELP  # the rulesets' help for their options (web.names names the options)
 
