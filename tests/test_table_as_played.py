@@ -452,3 +452,15 @@ def test_the_demo_camera_throws_new_dice_each_time_of_the_game_kind(demo_table):
     assert {die.art.face for die in tray.dice} == {"card"}
     assert seen[12] != seen[0]
     assert len(set(seen)) >= 12
+
+
+def test_the_demo_reader_boxes_each_die_where_the_renderer_drew_it(demo_table):
+    # given a card game on the demo camera (no dice reader installed)
+    game_id, _ = demo_table.new_game(Setup("poker_dice", ("Anna", "Borys"), dice="cards"))
+    # when a throw is photographed
+    demo_table.throw(game_id)
+    event = demo_table.store.events(game_id)[-1]["event"]
+    # then each die's box is the one the renderer drew it in, and it is read as a card
+    assert event["reading"]["boxes"] == [list(b) for b in demo_table.camera.adapter.last_boxes]
+    assert all(w > 20 and h > 20 for _, _, w, h in event["reading"]["boxes"])
+    assert event["reading"]["faces"] == ["card"] * 5

@@ -62,7 +62,8 @@ class RendererReader:
 
     Used only when the demo camera runs and no dice reader is installed, so that
     ``make run`` on a laptop plays by pressing "Throw complete". Every die gets
-    confidence 1.0; the pages say the reader is the demo's.
+    confidence 1.0 and the box the renderer drew it in; the pages say the reader is
+    the demo's.
     """
 
     def __init__(self, camera: Any) -> None:
@@ -73,11 +74,17 @@ class RendererReader:
 
         source = getattr(self.camera, "adapter", None) or self.camera
         values = tuple(getattr(source, "last_values", ()) or ())
+        boxes = list(getattr(source, "last_boxes", ()) or ())
+        face = "card" if getattr(source, "kind", "pips") == "cards" else "pips"
         height, width = frame.shape[:2]
         step = width // max(1, len(values) + 1)
+        if len(boxes) != len(values):  # drawn stand-in dice: a row across the middle
+            boxes = [
+                (step * (i + 1) - step // 3, height // 2 - step // 3, 0, 0)
+                for i in range(len(values))
+            ]
         dice = tuple(
-            Die(int(v), "pips", 1.0, (step * (i + 1) - step // 3, height // 2 - step // 3, 0, 0))
-            for i, v in enumerate(values)
+            Die(int(v), face, 1.0, tuple(box)) for v, box in zip(values, boxes, strict=True)
         )
         return Reading(dice=dice, ms=0.0)
 
