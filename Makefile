@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint chromium pi-stack screenshots bench train clean
+.PHONY: run test lint chromium pi-stack screenshots bench train renders test-render3d clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,5 +62,22 @@ train: $(RUN_STAMP)
 	$(BIN)/pip install -q torch==2.13.0 onnx
 	$(BIN)/python -m vision_models.train
 
+# Blender's bpy pins numpy<2 (and so OpenCV 4.11): the renderer gets a venv of its own.
+RENDER_VENV := .venv-render3d
+$(RENDER_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(RENDER_VENV)
+	$(RENDER_VENV)/bin/pip install -q --upgrade pip
+	$(RENDER_VENV)/bin/pip install -q -e '.[render3d,test]'
+	touch $@
+
+# Physically based training photos into ~/.cache/dice-scorer/render3d/ (stop any time;
+# the same command carries on where it stopped).
+renders: $(RENDER_VENV)/.installed
+	nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --train 5000 --test 500
+
+# The renderer's tests with real Blender renders (skipped in the main venv, which has no bpy).
+test-render3d: $(RENDER_VENV)/.installed
+	$(RENDER_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_render3d_blender.py tests/test_render3d_labels.py
+
 clean:
-	rm -rf $(VENV) $(PI_VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) $(PI_VENV) $(RENDER_VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,145 @@
+"""Real Blender renders (tiny, a few samples): a thrown die's label is the face that
+points up in the rendered picture, and its box encloses the die's pixels.
+
+These need Blender's bpy (the ``render3d`` extra, in its own venv because bpy pins
+numpy<2): ``make test-render3d``. Without bpy they are skipped.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+bpy = pytest.importorskip("bpy")
+
+from vision_models.render3d import blender, geometry, looks  # noqa: E402
+
+#: each face of the test die glows in its own colour (sRGB), value 1..6
+GLOW = (
+    (1.0, 0.0, 0.0),
+    (0.0, 1.0, 0.0),
+    (0.0, 0.0, 1.0),
+    (1.0, 1.0, 0.0),
+    (1.0, 0.0, 1.0),
+    (0.0, 1.0, 1.0),
+)
+SIDE = 2.0  # cm
+
+
+def glowing_die(seed: int) -> bpy.types.Object:
+    """A die whose six faces glow in the six GLOW colours, mapped exactly as the
+    renderer maps its face art (the same mesh, UVs and atlas)."""
+    atlas = np.zeros((2 * 8, 3 * 8, 4), np.float32)
+    for value, colour in enumerate(GLOW, start=1):
+        col, row = (value - 1) % 3, (value - 1) // 3
+        atlas[row * 8 : (row + 1) * 8, col * 8 : (col + 1) * 8] = (*colour, 1.0)
+    nodes = blender._Nodes("glow")
+    tex = nodes.add(
+        "ShaderNodeTexImage", image=blender._image(atlas, "glow", True), interpolation="Closest"
+    )
+    emit = nodes.add("ShaderNodeEmission", Strength=1.0)
+    nodes.link(nodes.add("ShaderNodeUVMap").outputs[0], tex.inputs["Vector"])
+    nodes.link(tex.outputs["Color"], emit.inputs["Color"])
+    nodes.link(emit.outputs[0], nodes.out.inputs["Surface"])
+    die = blender.link(bpy.data.objects.new("die", blender.die_mesh(SIDE, 0.25)))
+    die.data.materials.append(nodes.material)
+    rng = np.random.default_rng(seed)
+    die.location = (0.0, 0.0, 6.0)
+    die.rotation_euler = tuple(float(a) for a in rng.uniform(0, 2 * math.pi, 3))
+    return die
+
+
+def throw_and_shoot(seed: int, tilt_deg: float, tmp_path: Path) -> tuple[np.ndarray, int, tuple]:
+    """Drop the glowing die on a black floor, photograph it at 128x128: image, label, box."""
+    import cv2
+
+    scene = blender.new_scene(threads=2)
+    bpy.ops.rigidbody.world_add()
+    floor = blender.box_object("floor", (40.0, 40.0, 2.0), (0.0, 0.0, -1.0))
+    floor.data.materials.append(blender.plain_material("floor", (0.0, 0.0, 0.0), 1.0))
+    blender.make_rigid(floor, "PASSIVE", "BOX")
+    die = glowing_die(seed)
+    blender.make_rigid(die, "ACTIVE", "BOX")
+    blender.settle(scene, [die], np.random.default_rng(seed))
+    matrix = np.array(die.matrix_world)
+    value, _ = geometry.top_face(matrix[:3, :3])
+    tilt = math.radians(tilt_deg)
+    target = matrix[:3, 3]
+    eye = target + 12.0 * np.array([math.sin(tilt), 0.0, math.cos(tilt)])
+    camera = geometry.Camera(geometry.look_at(eye, target), 50.0, 36.0, 128, 128)
+    data = bpy.data.cameras.new("camera")
+    data.lens, data.sensor_width, data.sensor_fit = 50.0, 36.0, "AUTO"
+    obj = blender.link(bpy.data.objects.new("camera", data))
+    obj.matrix_world = blender._matrix(camera.matrix)
+    scene.camera = obj
+    scene.render.resolution_x = scene.render.resolution_y = 128
+    scene.cycles.samples = 4
+    scene.cycles.use_denoising = False
+    scene.view_settings.view_transform = "Standard"
+    world = bpy.data.worlds.new("black")
+    world.use_nodes = True
+    world.node_tree.nodes["Background"].inputs["Strength"].default_value = 0.0
+    scene.world = world
+    scene.render.filepath = str(tmp_path / "die.png")
+    bpy.ops.render.render(write_still=True)
+    image = cv2.imread(str(tmp_path / "die.png"), cv2.IMREAD_COLOR)[..., ::-1] / 255.0
+    box = geometry.die_box(camera, matrix, geometry.die_points(SIDE, 0.25, blender.SEGMENTS))
+    return image, value, box
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_thrown_die_seen_from_above_shows_the_face_its_label_names(
+    seed: int, tmp_path: Path
+) -> None:
+    # given a die thrown by the physics and photographed straight down
+    image, value, _ = throw_and_shoot(seed, 0.0, tmp_path)
+    # when the colour filling most of the die's pixels is found
+    lit = image.max(axis=2) > 0.5
+    colours = np.round(image[lit]).astype(int)
+    names = [
+        GLOW.index(tuple(float(c) for c in rgb)) + 1
+        for rgb in colours
+        if tuple(rgb) in {tuple(map(int, g)) for g in GLOW}
+    ]
+    seen = np.bincount(names, minlength=7).argmax()
+    # then it is the colour of the face the label names
+    assert lit.sum() > 200
+    assert seen == value
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "tilt"), [(4, 0.0), (5, 30.0), (6, 45.0)])
+def test_the_box_of_a_rendered_die_encloses_its_pixels_tightly(
+    seed: int, tilt: float, tmp_path: Path
+) -> None:
+    # given a thrown die photographed from straight down to 45 degrees
+    image, _, (x, y, w, h) = throw_and_shoot(seed, tilt, tmp_path)
+    # when its pixels (anything not black floor) are found
+    rows, cols = np.nonzero(image.max(axis=2) > 0.15)
+    cx, cy = cols + 0.5, rows + 0.5
+    # then every one lies inside the label's box (a pixel's width of anti-aliasing allowed)
+    assert cx.min() >= x - 1 and cx.max() <= x + w + 1
+    assert cy.min() >= y - 1 and cy.max() <= y + h + 1
+    # and the box holds no more than the die
+    assert cx.min() <= x + 1.5 and cx.max() >= x + w - 1.5
+    assert cy.min() <= y + 1.5 and cy.max() >= y + h - 1.5
+
+
+@pytest.mark.slow
+def test_a_whole_scene_renders_with_labels_inside_the_photo() -> None:
+    # given a training plan of a few dice
+    plan = next(p for s in range(50) if len((p := looks.scene_plan(s, "train")).dice) <= 4)
+    # when it is rendered tiny
+    render = blender.render(plan, samples=2, threads=2, max_side=160)
+    # then every die is labelled or accounted for, and every box lies inside the photo
+    height, width = render.image.shape[:2]
+    assert max(height, width) == 160
+    assert len(render.dice) + render.dropped == len(plan.dice)
+    for die in render.dice:
+        x, y, w, h = die.box
+        assert x >= 0 and y >= 0 and x + w <= width and y + h <= height
+        assert 1 <= die.value <= 6 and die.face == die.look.face

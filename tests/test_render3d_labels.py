@@ -1,0 +1,246 @@
+"""The Blender renderer's labels, checked in plain numpy (no Blender needed).
+
+A rendered die's label is the face pointing up, and its box encloses every pixel of the
+die: both come from vision_models.render3d.geometry, checked here against independent
+constructions (face centres, dense points on the mesh's surface, a lens's field of view).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorer.vision.labelled import load_split, read_info
+from vision_models.render3d import dataset, geometry, looks
+from vision_models.render3d.geometry import Camera
+
+
+def random_rotation(rng: np.random.Generator) -> np.ndarray:
+    q = rng.normal(size=4)
+    w, x, y, z = q / np.linalg.norm(q)
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
+
+
+def face_up(normal: np.ndarray, yaw: float) -> np.ndarray:
+    """A rotation that turns a die's face ``normal`` to world up, then spins it by ``yaw``."""
+    axis = np.cross(normal, geometry.UP)
+    if np.linalg.norm(axis) < 1e-9:
+        tip = np.eye(3) if normal[2] > 0 else geometry.rotation_about([1, 0, 0], math.pi)
+    else:
+        tip = geometry.rotation_about(axis, math.acos(float(np.clip(normal @ geometry.UP, -1, 1))))
+    return geometry.rotation_about(geometry.UP, yaw) @ tip
+
+
+@pytest.mark.parametrize(("face", "yaw"), list(itertools.product(range(6), (0.0, 0.7, 2.0, 4.1))))
+def test_the_label_is_the_value_on_the_face_turned_up(face: int, yaw: float) -> None:
+    # given a die turned so that one face's normal points at the sky
+    rotation = face_up(geometry.NORMALS[face], yaw)
+    # when its top face is read
+    value, level = geometry.top_face(rotation)
+    # then it is that face's value, lying flat
+    assert value == geometry.FACES[face][3]
+    assert level == pytest.approx(1.0)
+
+
+def test_opposite_faces_sum_to_seven_and_no_face_is_mirrored() -> None:
+    for normal, u, v, value in geometry.FACES:
+        opposite = [f[3] for f in geometry.FACES if tuple(-np.array(f[0])) == normal]
+        assert opposite == [7 - value]
+        assert tuple(np.cross(u, v)) == normal
+
+
+def test_the_top_face_is_the_face_whose_centre_lies_highest() -> None:
+    rng = np.random.default_rng(1)
+    for _ in range(500):
+        # given a die in any orientation
+        rotation = random_rotation(rng)
+        # when the label is taken
+        value, _ = geometry.top_face(rotation)
+        # then it names the face whose centre is highest above the floor
+        heights = (rotation @ geometry.NORMALS.T)[2]
+        assert value == geometry.VALUES[int(np.argmax(heights))]
+
+
+@pytest.mark.parametrize(
+    ("tilt", "level"), [(0.0, True), (15.0, True), (25.0, False), (44.0, False)]
+)
+def test_a_cocked_die_is_not_level(tilt: float, level: bool) -> None:
+    rotation = geometry.rotation_about([1, 1, 0], math.radians(tilt))
+    assert geometry.is_level(rotation) is level
+
+
+def test_a_lens_as_long_as_the_sensor_is_wide_sees_half_the_distance_to_each_side() -> None:
+    # given a camera 100 cm above the floor, looking straight down, lens = sensor width
+    camera = Camera(geometry.look_at([0, 0, 100], [0, 0, 0]), 36.0, 36.0, 800, 600)
+    # when points on the floor are projected
+    pixels = camera.project(np.array([[0, 0, 0], [50, 0, 0], [-50, 0, 0], [0, 50, 0]]))
+    # then the middle lands mid-image and +-50 cm land on the left and right edges;
+    # the image's up is world +y
+    assert pixels[0] == pytest.approx([400, 300])
+    assert pixels[1] == pytest.approx([800, 300])
+    assert pixels[2] == pytest.approx([0, 300])
+    assert pixels[3] == pytest.approx([400, -100])
+
+
+def test_a_camera_looks_at_its_target_from_any_tilt_and_roll() -> None:
+    rng = np.random.default_rng(2)
+    for _ in range(50):
+        target = rng.uniform(-10, 10, 3)
+        eye = target + rng.uniform(20, 80) * np.array([*rng.uniform(-0.7, 0.7, 2), 1.0])
+        camera = Camera(geometry.look_at(eye, target, rng.uniform(-3, 3)), 50.0, 36.0, 640, 480)
+        assert camera.project(target[None])[0] == pytest.approx([320, 240])
+
+
+def test_points_behind_the_camera_are_refused() -> None:
+    camera = Camera(geometry.look_at([0, 0, 10], [0, 0, 0]), 50.0, 36.0, 64, 64)
+    with pytest.raises(ValueError, match="behind"):
+        camera.project(np.array([[0, 0, 20.0]]))
+
+
+def surface_samples(side: float, bevel: float, rng: np.random.Generator) -> np.ndarray:
+    """Dense points on the rendered mesh's surface: inside every quad of every face grid."""
+    grids, _ = geometry.rounded_cube(side, bevel, 4)
+    a, b = rng.random((2, 40))
+    p00, p01 = grids[:, :-1, :-1, None], grids[:, :-1, 1:, None]
+    p10, p11 = grids[:, 1:, :-1, None], grids[:, 1:, 1:, None]
+    w = [
+        ((1 - a) * (1 - b))[:, None],
+        (a * (1 - b))[:, None],
+        ((1 - a) * b)[:, None],
+        (a * b)[:, None],
+    ]
+    return (w[0] * p00 + w[1] * p01 + w[2] * p10 + w[3] * p11).reshape(-1, 3)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_box_encloses_every_point_of_the_die_and_no_more(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    side, bevel = rng.uniform(1.2, 2.5), rng.uniform(0.12, 0.4)
+    # given a die lying anywhere, turned any way, seen by a tilted camera
+    matrix = np.eye(4)
+    matrix[:3, :3] = random_rotation(rng)
+    matrix[:3, 3] = [*rng.uniform(-5, 5, 2), side / 2]
+    tilt, azimuth = math.radians(rng.uniform(0, 45)), rng.uniform(0, 2 * math.pi)
+    eye = 30 * np.array(
+        [math.sin(tilt) * math.cos(azimuth), math.sin(tilt) * math.sin(azimuth), math.cos(tilt)]
+    )
+    camera = Camera(
+        geometry.look_at(eye, [0, 0, 0], rng.uniform(-3, 3)), rng.uniform(24, 70), 36.0, 1024, 768
+    )
+    # when its box is computed from the mesh's vertices
+    x, y, w, h = geometry.die_box(camera, matrix, geometry.die_points(side, bevel))
+    # then every point on the die's surface projects inside the box, and the box is tight
+    points = surface_samples(side, bevel, rng) @ matrix[:3, :3].T + matrix[:3, 3]
+    pixels = camera.project(points)
+    assert pixels[:, 0].min() >= x - 1e-6 and pixels[:, 0].max() <= x + w + 1e-6
+    assert pixels[:, 1].min() >= y - 1e-6 and pixels[:, 1].max() <= y + h + 1e-6
+    assert pixels[:, 0].min() - x < 0.5 and x + w - pixels[:, 0].max() < 0.5
+    assert pixels[:, 1].min() - y < 0.5 and y + h - pixels[:, 1].max() < 0.5
+
+
+def test_the_rounded_die_stays_inside_its_cube_and_touches_each_face() -> None:
+    points = geometry.die_points(2.0, 0.3)
+    assert np.abs(points).max() == pytest.approx(1.0)
+    corner = np.abs(points).sum(axis=1).max()
+    assert corner < 3.0 - 0.05  # the corners are rounded off
+
+
+# --- what the photos show ---------------------------------------------------------------------
+
+
+def test_training_plans_never_show_a_held_out_family_and_test_plans_always_do() -> None:
+    for seed in range(300):
+        train = looks.scene_plan(dataset.plan_seed(0, "train", seed), "train")
+        test = looks.scene_plan(dataset.plan_seed(0, "test", seed), "test")
+        assert looks.held_out_families(train) == set()
+        assert looks.held_out_families(test)
+
+
+def test_a_plan_is_the_same_for_the_same_seed_and_differs_between_seeds() -> None:
+    assert looks.scene_plan(7, "train") == looks.scene_plan(7, "train")
+    assert looks.scene_plan(7, "train") != looks.scene_plan(8, "train")
+
+
+def test_plans_span_the_sizes_cameras_and_families_asked_for() -> None:
+    plans = [looks.scene_plan(s, "train") for s in range(400)]
+    sides = [s for p in plans for s in p.side_mm]
+    assert 12.0 <= min(sides) < 13.0 and 24.0 < max(sides) <= 25.0
+    tilts = [p.camera.tilt_deg for p in plans]
+    assert min(tilts) == 0.0 and 40 < max(tilts) <= 45
+    lenses = [p.camera.lens_mm for p in plans]
+    assert 24 <= min(lenses) < 27 and 65 < max(lenses) <= 70
+    assert {p.camera.sensor for p in plans} == set(looks.SENSORS)
+    assert {len(p.lights) for p in plans} == {1, 2, 3}
+    seen = {axis: set() for axis in ("body", "pips", "emblem", "card_art", "tray")}
+    for p in plans:
+        for axis, names in looks.families(p).items():
+            seen[axis] |= names
+    assert seen["body"] == set(looks.BODIES) - looks.HELD_OUT["body"]
+    assert seen["tray"] == set(looks.TRAYS) - looks.HELD_OUT["tray"]
+    assert seen["card_art"] == set(looks.CARD_ART) - looks.HELD_OUT["card_art"]
+    assert {c for p in plans for c in p.clutter} == set(looks.CLUTTER)
+
+
+def test_a_bad_split_or_kind_is_named() -> None:
+    with pytest.raises(ValueError, match="split"):
+        looks.scene_plan(1, "val")
+    with pytest.raises(ValueError, match="kind"):
+        looks.scene_plan(1, "train", kind="dominoes")
+
+
+# --- the cache ------------------------------------------------------------------------------
+
+
+def test_a_written_photo_reads_back_through_the_projects_own_loader(tmp_path: Path) -> None:
+    # given a photo with a pip die and a card die written into the cache
+    image = np.full((480, 640, 3), 90, np.uint8)
+    dice = [
+        dataset.LabelledDie("pips", 5, (100.0, 50.0, 40.0, 42.0)),
+        dataset.LabelledDie("card", 3, (300.0, 200.0, 60.0, 58.0)),
+    ]
+    dataset.write_data_yaml(tmp_path)
+    dataset.write_photo(tmp_path, "train", 3, image, dice, {"seed": 1})
+    # when the set is read as every other set is
+    info = read_info(tmp_path)
+    [photo] = load_split(tmp_path, "train")
+    # then the faces, values and boxes come back
+    assert info.box_kind == "die" and len(info.classes) == 12
+    assert [(d.face, d.value) for d in photo.dice] == [("pips", 5), ("card", 3)]
+    assert photo.dice[1].box == pytest.approx((300.0, 200.0, 60.0, 58.0), abs=1e-3)
+    assert dataset.is_written(tmp_path, "train", 3)
+    assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_a_photo_cut_off_before_its_image_landed_is_rendered_again(tmp_path: Path) -> None:
+    # given a run killed after the label was written but before the image
+    (tmp_path / "labels" / "train").mkdir(parents=True)
+    (tmp_path / "labels" / "train" / "train-000004.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+    # then that photo still counts as missing
+    assert not dataset.is_written(tmp_path, "train", 4)
+
+
+def test_plan_seeds_differ_between_photos_splits_and_bases() -> None:
+    seeds = {
+        dataset.plan_seed(b, s, i) for b in (0, 1) for s in ("train", "test") for i in range(1000)
+    }
+    assert len(seeds) == 4000
+    with pytest.raises(ValueError, match="split"):
+        dataset.plan_seed(0, "val", 1)
+
+
+def test_the_schedule_interleaves_the_splits_in_proportion() -> None:
+    order = dataset.schedule(90, 10)
+    assert len(order) == 100 and len(set(order)) == 100
+    first = order[:20]
+    assert sum(split == "test" for split, _ in first) == 2
+    assert [i for split, i in order if split == "train"] == list(range(90))

@@ -1,0 +1,129 @@
+"""The render cache: a YOLO set in the layout of ../shared/datasets, written as it goes.
+
+Photo ``i`` of a split is always drawn from the same plan seed, and a photo counts as
+written once its image file exists (its label and notes are renamed into place first),
+so a run that is stopped, killed or crashes loses at most the photo it was on: the
+next run starts at the first photo missing. Nothing here imports Blender.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+#: Bump when a change to the renderer makes old photos unlike new ones: a new folder.
+VERSION = 1
+SPLIT_CODES = {"train": 1, "test": 2}
+CLASS_NAMES = ("1", "2", "3", "4", "5", "6", "9", "10", "J", "Q", "K", "A")
+
+
+def default_root() -> Path:
+    """``$XDG_CACHE_HOME/dice-scorer/render3d/v<VERSION>`` (``~/.cache`` by default)."""
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "dice-scorer" / "render3d" / f"v{VERSION}"
+
+
+def plan_seed(base: int, split: str, index: int) -> int:
+    """The plan seed of photo ``index`` of a split: fixed, so reruns redraw the same photo."""
+    if split not in SPLIT_CODES:
+        raise ValueError(f"split must be one of {', '.join(SPLIT_CODES)}, not {split!r}")
+    if index < 0 or base < 0:
+        raise ValueError("photo index and base seed must not be negative")
+    return (base << 28) + (SPLIT_CODES[split] << 24) + index
+
+
+def class_index(face: str, value: int) -> int:
+    """YOLO class: 0..5 pip faces 1..6, 6..11 card ranks 9..A (as in ../shared/datasets)."""
+    return value - 1 + (6 if face == "card" else 0)
+
+
+@dataclass(frozen=True)
+class LabelledDie:
+    face: str  # "pips" or "card"
+    value: int  # 1..6
+    box: tuple[float, float, float, float]  # x, y, w, h in pixels
+
+
+def yolo_lines(dice: list[LabelledDie], width: int, height: int) -> str:
+    """One ``class cx cy w h`` line a die, normalised to the image."""
+    lines = []
+    for die in dice:
+        x, y, w, h = die.box
+        lines.append(
+            f"{class_index(die.face, die.value)} {(x + w / 2) / width:.6f} "
+            f"{(y + h / 2) / height:.6f} {w / width:.6f} {h / height:.6f}"
+        )
+    return "".join(line + "\n" for line in lines)
+
+
+def write_data_yaml(root: Path) -> None:
+    names = ", ".join(f'{i}: "{n}"' for i, n in enumerate(CLASS_NAMES))
+    text = "\n".join(
+        [
+            "# Rendered by vision_models.render3d (Blender Cycles). YOLO labels: class x_center",
+            "# y_center width height (normalised). Box = the whole die. Classes 0..5: pip faces",
+            "# 1..6; 6..11: card ranks 9..A. test = photos showing held-out families.",
+            "path: .",
+            "train: images/train",
+            "test: images/test",
+            f"names: {{{names}}}",
+            "box: die",
+        ]
+    )
+    root.mkdir(parents=True, exist_ok=True)
+    _replace(root / "data.yaml", (text + "\n").encode())
+
+
+def _replace(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all (a rename is atomic on one file system)."""
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes(data)
+    os.replace(tmp, path)
+
+
+def image_path(root: Path, split: str, index: int) -> Path:
+    return root / "images" / split / f"{split}-{index:06d}.jpg"
+
+
+def is_written(root: Path, split: str, index: int) -> bool:
+    return image_path(root, split, index).is_file()
+
+
+def write_photo(
+    root: Path,
+    split: str,
+    index: int,
+    image: np.ndarray,
+    dice: list[LabelledDie],
+    notes: dict,
+    jpeg_quality: int = 92,
+) -> Path:
+    """Store one rendered photo: notes and label first, the image (the commit) last."""
+    path = image_path(root, split, index)
+    stem = path.stem
+    for folder in ("images", "labels", "notes"):
+        (root / folder / split).mkdir(parents=True, exist_ok=True)
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+    if not ok:
+        raise ValueError(f"could not encode photo {stem}")
+    height, width = image.shape[:2]
+    _replace(root / "notes" / split / f"{stem}.json", json.dumps(notes, sort_keys=True).encode())
+    _replace(root / "labels" / split / f"{stem}.txt", yolo_lines(dice, width, height).encode())
+    _replace(path, jpeg.tobytes())
+    return path
+
+
+def schedule(train: int, test: int) -> list[tuple[str, int]]:
+    """The order photos are rendered in: the splits interleaved, so any prefix of a run
+    holds both in proportion."""
+    if train < 0 or test < 0:
+        raise ValueError("photo counts must not be negative")
+    order = [("train", i, (i + 0.5) / max(train, 1)) for i in range(train)]
+    order += [("test", i, (i + 0.5) / max(test, 1)) for i in range(test)]
+    order.sort(key=lambda item: (item[2], item[0] != "test"))
+    return [(split, i) for split, i, _ in order]
