@@ -620,9 +620,7 @@ def _throw(plan: ScenePlan, rng: np.random.Generator, extent: float) -> list[bpy
     return dice
 
 
-def settle(
-    scene: bpy.types.Scene, objs: list[bpy.types.Object], rng: np.random.Generator
-) -> None:
+def settle(scene: bpy.types.Scene, objs: list[bpy.types.Object], rng: np.random.Generator) -> None:
     world = scene.rigidbody_world
     world.substeps_per_frame = 20
     world.solver_iterations = 30
