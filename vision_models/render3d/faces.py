@@ -5,7 +5,7 @@ face of the die's mesh onto its cell (:func:`cell_uv`). Two images come out: the
 (colour and coverage, RGBA) and the relief (1 = the surface, 0 = the floor of a drilled
 pip), so that the body's own material (marbled, translucent, wood) shows wherever
 no ink lies. Card faces come from the project's own face art
-(:mod:`scorer.vision.synth_art`) or from glyphs of fonts that ship with Blender, which
+(:mod:`scorer.render.art`) or from glyphs of fonts that ship with Blender, which
 the caller turns into triangles (:data:`Glyphs`), so this module needs no Blender.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from scorer.vision import synth_art
+from scorer.render import art as project_art
 from vision_models.render3d.looks import Colour, DieLook
 
 CELL = 256  # texels a face; a 25 mm die close up at 12 MP is about 250 px wide
@@ -139,14 +139,14 @@ def pip_face(
 def _project_card(look: DieLook, value: int) -> tuple[np.ndarray, np.ndarray, Colour]:
     rng = np.random.default_rng(look.art_seed)
     if look.card_art == "project-held-out":
-        families = [a for a in synth_art.HELD_OUT_ART if a.face == "card"]
+        families = [a for a in project_art.HELD_OUT_ART if a.face == "card"]
         art = families[look.art_seed % len(families)]
     elif rng.random() < 0.3:
-        families = [a for a in synth_art.TRAIN_ART if a.face == "card"]
+        families = [a for a in project_art.TRAIN_ART if a.face == "card"]
         art = families[look.art_seed % len(families)]
     else:
-        art = synth_art.random_art(rng, "card")
-    albedo, ink = synth_art.face_art(art, value, CELL)
+        art = project_art.random_art(rng, "card")
+    albedo, ink = project_art.face_art(art, value, CELL)
     body = tuple(float(c) / 255 for c in art.body[::-1])
     return np.ascontiguousarray(albedo[..., ::-1]), np.array(ink), body  # type: ignore[return-value]
 
@@ -167,7 +167,7 @@ def _place(tris: np.ndarray, box: tuple[float, float, float, float]) -> list[np.
 
 
 def _suit(kind: str, cx: float, cy: float, r: float) -> np.ndarray:
-    return synth_art.suit_cover(CELL, kind, cx * CELL, cy * CELL, r * CELL)
+    return project_art.suit_cover(CELL, kind, cx * CELL, cy * CELL, r * CELL)
 
 
 def glyph_card(look: DieLook, value: int, glyphs: Glyphs) -> tuple[np.ndarray, np.ndarray]:
