@@ -244,3 +244,30 @@ def test_the_schedule_interleaves_the_splits_in_proportion() -> None:
     first = order[:20]
     assert sum(split == "test" for split, _ in first) == 2
     assert [i for split, i in order if split == "train"] == list(range(90))
+
+
+def test_the_contact_sheet_draws_each_labelled_box(tmp_path: Path) -> None:
+    # given one grey photo with one labelled die
+    dice = [dataset.LabelledDie("card", 6, (200.0, 100.0, 100.0, 100.0))]
+    dataset.write_photo(tmp_path, "test", 0, np.full((400, 640, 3), 128, np.uint8), dice, {})
+    # when its contact sheet is drawn at 320 px a tile
+    sheet = dataset.contact_sheet(tmp_path, "test", tile=320)
+    # then the box's outline is green where the die lies, and the grey is left elsewhere
+    green = (sheet[..., 1] > 200) & (sheet[..., 0] < 60) & (sheet[..., 2] < 60)
+    rows, cols = np.nonzero(green)
+    assert abs(cols.min() - 100) <= 2 and abs(cols.max() - 150) <= 2
+    assert abs(rows.max() - 100) <= 2
+    assert sheet[150, 250].tolist() == [128, 128, 128]
+
+
+def test_the_command_names_bad_input_and_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision_models.render3d.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--train", "-1", "--root", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--train must not be negative" in capsys.readouterr().err
+    assert main(["--sheet", str(tmp_path / "s.png"), "--root", str(tmp_path)]) == 2
+    assert "no rendered photos" in capsys.readouterr().err

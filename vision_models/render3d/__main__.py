@@ -13,6 +13,8 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
+
 from vision_models.render3d import dataset, looks
 
 
@@ -25,6 +27,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--samples", type=int, default=16, help="Cycles samples a pixel")
     p.add_argument("--threads", type=int, default=1, help="Cycles threads")
     p.add_argument("--max-side", type=int, default=1024, help="longest side of a photo, px")
+    p.add_argument(
+        "--sheet", type=Path, default=None, help="write a contact sheet PNG of the cache and stop"
+    )
+    p.add_argument("--split", choices=("train", "test"), default="train", help="for --sheet")
     args = p.parse_args(argv)
     for name in ("train", "test", "seed"):
         if getattr(args, name) < 0:
@@ -37,6 +43,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
+    root = args.root or dataset.default_root()
+    if args.sheet is not None:
+        try:
+            sheet = dataset.contact_sheet(root, args.split)
+        except ValueError as err:
+            print(err, file=sys.stderr)
+            return 2
+        cv2.imwrite(str(args.sheet), sheet)
+        print(f"{args.sheet}: {sheet.shape[1]}x{sheet.shape[0]}")
+        return 0
     try:
         from vision_models.render3d import blender
     except ImportError as err:
@@ -45,7 +61,6 @@ def main(argv: list[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    root = args.root or dataset.default_root()
     dataset.write_data_yaml(root)
     todo = [
         (split, i)

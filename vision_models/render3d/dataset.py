@@ -127,3 +127,36 @@ def schedule(train: int, test: int) -> list[tuple[str, int]]:
     order += [("test", i, (i + 0.5) / max(test, 1)) for i in range(test)]
     order.sort(key=lambda item: (item[2], item[0] != "test"))
     return [(split, i) for split, i, _ in order]
+
+
+def contact_sheet(root: Path, split: str, count: int = 12, tile: int = 320) -> np.ndarray:
+    """The first ``count`` photos of a split with each die's box and label drawn: a look at
+    what the renderer makes (green boxes, pip values as digits, card ranks as 9..A)."""
+    folder = root / "images" / split
+    paths = sorted(folder.glob("*.jpg"))[:count] if folder.is_dir() else []
+    if not paths:
+        raise ValueError(f"{folder} holds no rendered photos yet")
+    tiles = []
+    for path in paths:
+        photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        height, width = photo.shape[:2]
+        k = tile / max(height, width)
+        size = (round(width * k), round(height * k))
+        image = cv2.resize(photo, size, interpolation=cv2.INTER_AREA)
+        label = root / "labels" / split / f"{path.stem}.txt"
+        for line in label.read_text().splitlines() if label.is_file() else []:
+            cls, cx, cy, w, h = line.split()
+            x0 = round((float(cx) - float(w) / 2) * size[0])
+            y0 = round((float(cy) - float(h) / 2) * size[1])
+            x1, y1 = x0 + round(float(w) * size[0]), y0 + round(float(h) * size[1])
+            cv2.rectangle(image, (x0, y0), (x1, y1), (0, 255, 0), 1)
+            name = CLASS_NAMES[int(cls)]
+            cv2.putText(image, name, (x0, max(y0 - 2, 8)), 0, 0.35, (0, 255, 255), 1, cv2.LINE_AA)
+        canvas = np.zeros((tile, tile, 3), np.uint8)
+        canvas[: size[1], : size[0]] = image
+        tiles.append(canvas)
+    cols = min(4, len(tiles))
+    while len(tiles) % cols:
+        tiles.append(np.zeros_like(tiles[0]))
+    rows = [np.hstack(tiles[i : i + cols]) for i in range(0, len(tiles), cols)]
+    return np.vstack(rows)

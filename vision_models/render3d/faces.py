@@ -119,7 +119,7 @@ def pip_face(
         return rgb, cover, relief
     size = rng.uniform(0.075, 0.105)
     offset = 0.5 - rng.uniform(0.24, 0.29)  # corner pips from the middle
-    r = size * (1.4 if value == 1 and look.pips != "square" else 1.0)
+    r = size * (0.8 if look.pips == "square" else 1.4 if value == 1 else 1.0)
     shape = _square if look.pips == "square" else _disc
     polys = [shape(0.5 + offset * dx, 0.5 + offset * dy, r) for dx, dy in PIP_LAYOUT[value]]
     cover = _fill(polys)
