@@ -1,4 +1,4 @@
-"""``scorer read`` and ``scorer eval``: the dice reader from the command line."""
+"""``scorer read``, ``scorer eval`` and ``scorer teach``: the dice reader from the command line."""
 
 from __future__ import annotations
 
@@ -26,6 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--models", type=Path, default=None, help="folder with the ONNX models")
     read.add_argument("--faces", choices=FACE_KINDS, default="any", help=FACES_HELP)
     read.add_argument("--backend", choices=BACKENDS, default="cv2", help=BACKEND_HELP)
+    read.add_argument("--profile", type=Path, default=None, help=PROFILE_HELP)
     read.set_defaults(run=run_read)
 
     ev = subparsers.add_parser("eval", help="measure the reader on a labelled YOLO set")
@@ -37,6 +38,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ev.add_argument("--faces", choices=FACE_KINDS, default="any", help=FACES_HELP)
     ev.add_argument("--backend", choices=BACKENDS, default="cv2", help=BACKEND_HELP)
     ev.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ev.add_argument("--profile", type=Path, default=None, help=PROFILE_HELP)
+    ev.add_argument(
+        "--skip",
+        type=int,
+        default=0,
+        metavar="N",
+        help="leave out the split's first N photos (those a profile was taught from)",
+    )
     ev.add_argument(
         "--closer",
         type=parse_zoom,
@@ -52,6 +61,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="put each photo in a frame ZOOM times as wide (its dice as many times smaller)",
     )
     ev.set_defaults(run=run_eval)
+
+    teach = subparsers.add_parser(
+        "teach",
+        help="teach a dice profile from a labelled YOLO set",
+        description=(
+            "Teach the dice profile in DIR (created if missing) from a labelled set, as the "
+            "table learns from corrections: every labelled die is a confirmed example, a die "
+            "read wrong or missed a correction, a die found where none is labelled 'not a die'."
+        ),
+    )
+    teach.add_argument("dataset", type=Path, metavar="DATASET_DIR")
+    teach.add_argument("--profile", type=Path, required=True, metavar="DIR", help=PROFILE_HELP)
+    teach.add_argument("--split", default="train")
+    teach.add_argument(
+        "--photos", type=int, default=None, metavar="N", help="teach from the first N photos only"
+    )
+    teach.add_argument(
+        "--wrong",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="teach this share (0..1) of the dice as a wrong face, to measure mistaken taps",
+    )
+    teach.add_argument("--seed", type=int, default=0, help="seed of --wrong (default 0)")
+    teach.add_argument("--models", type=Path, default=None)
+    teach.set_defaults(run=run_teach)
+
+
+PROFILE_HELP = "folder of a dice profile (scorer teach): read as that set of dice"
 
 
 def parse_zoom(text: str) -> float:
@@ -83,6 +121,7 @@ def run_read(args: argparse.Namespace) -> int:
     from scorer.vision.reader import Reader
 
     reader = Reader(args.models, threshold=args.threshold, tray=args.tray, backend=args.backend)
+    _use_profile(reader, args.profile)
     failed = 0
     for name in args.images:
         image = cv2.imread(name, cv2.IMREAD_UNCHANGED) if Path(name).is_file() else None
@@ -135,7 +174,11 @@ def run_eval(args: argparse.Namespace) -> int:
     from scorer.vision.reader import Reader
 
     photos = load_split(args.dataset, args.split)
+    if args.skip < 0:
+        raise ScorerError(f"--skip is a number of photos, not {args.skip}")
+    photos = photos[args.skip :]
     reader = Reader(args.models, threshold=args.threshold, backend=args.backend)
+    _use_profile(reader, args.profile)
     report = evaluate(
         functools.partial(reader.read, faces=args.faces),
         photos,
@@ -146,6 +189,7 @@ def run_eval(args: argparse.Namespace) -> int:
     )
     if args.json:
         where = {"dataset": str(args.dataset), "split": args.split, "faces": args.faces}
+        where |= {"skip": args.skip, "profile": str(args.profile) if args.profile else None}
         where |= {"closer": args.closer, "wider": args.wider}
         print(json.dumps({**where, **report.to_dict()}))
     else:
@@ -165,3 +209,65 @@ def run_eval(args: argparse.Namespace) -> int:
             failures = sum(not r.exact for r in report.results)
             print(f"  {failures} failure overlays in {args.failures}")
     return 0
+
+
+def _use_profile(reader: object, folder: Path | None) -> None:
+    """Read with the dice profile in ``folder`` (a clear error when it cannot be used)."""
+    if folder is None:
+        return
+    from scorer.vision.teaching import open_profile
+
+    reader.profile = open_profile(folder, reader)  # type: ignore[attr-defined]
+
+
+def run_teach(args: argparse.Namespace) -> int:
+    """Teach the profile from the split's photos and say what it has seen."""
+    import time
+
+    from scorer.vision.labelled import load_split
+    from scorer.vision.reader import Reader
+    from scorer.vision.teaching import open_profile, teach_photos
+
+    if not 0.0 <= args.wrong < 1.0:
+        raise ScorerError(f"--wrong is a share from 0 to 1, not {args.wrong}")
+    photos = load_split(args.dataset, args.split)
+    if args.photos is not None:
+        if args.photos < 1:
+            raise ScorerError(f"--photos must be at least 1, not {args.photos}")
+        photos = photos[: args.photos]
+    reader = Reader(args.models)
+    profile = open_profile(args.profile, reader, create=True)
+    start = time.perf_counter()
+    lesson = teach_photos(
+        reader,
+        profile,
+        photos,
+        f"{args.dataset.name}/{args.split}",
+        wrong=args.wrong,
+        seed=args.seed,
+    )
+    seconds = time.perf_counter() - start
+    path = profile.save(args.profile)
+    print(
+        f"taught {lesson.dice} dice from {lesson.photos} photos of {args.dataset} ({args.split}) "
+        f"in {seconds:.1f} s: {lesson.corrections} corrections"
+        + (f", {lesson.refused} photos unreadable" if lesson.refused else "")
+    )
+    print(f"{path}: {len(profile)} crops, {path.stat().st_size / 1e6:.2f} MB; {seen(profile)}")
+    return 0
+
+
+def seen(profile: object) -> str:
+    """``faces seen: 1 x4, 2 x3, ..., not a die x1``."""
+    from scorer.vision.profile import BACKGROUND, CARDS
+
+    parts = []
+    for label, n in profile.counts().items():  # type: ignore[attr-defined]
+        if label == BACKGROUND:
+            name = "not a die"
+        elif label >= CARDS:
+            name = card_rank(label - CARDS + 1)
+        else:
+            name = str(label + 1)
+        parts.append(f"{name} x{n}")
+    return "faces seen: " + (", ".join(parts) if parts else "none")

@@ -25,6 +25,7 @@ import numpy as np
 
 from scorer.dice import CARD_RANKS
 from scorer.errors import ScorerError
+from scorer.vision.profile import EMBEDDING, OUTPUT, DiceProfile
 from scorer.vision.reading import DEFAULT_THRESHOLD, FACE_KINDS, GUESS_FLOOR, Die, Reading
 
 # Each constant's history (what was tried, on which sets) is in the model cards:
@@ -128,10 +129,14 @@ class Reader:
         threshold: float = DEFAULT_THRESHOLD,
         tray: Tray | None = None,
         backend: str = "cv2",
+        profile: DiceProfile | None = None,
     ) -> None:
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if backend not in BACKENDS:
             raise ScorerError(f"backend is one of {', '.join(BACKENDS)}, not {backend!r}")
+        self.model_dir = folder
+        #: the taught dice of the set in play (``scorer.vision.profile``), or None
+        self.profile = profile
         nets = []
         for name in ("finder.onnx", "faces.onnx", "courts.onnx"):
             path = folder / name
@@ -400,8 +405,25 @@ class Reader:
         return np.array(self._courts.forward(), np.float64).reshape(len(crops), -1)
 
     def _run_faces(self, crops: list[np.ndarray]) -> np.ndarray:
+        if self.profile:
+            features, probs = self.embed(crops)
+            return self.profile.rescore(features, probs)
         self._faces.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
         return np.array(self._faces.forward(), np.float64).reshape(len(crops), -1)
+
+    def embed(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The face network's features (n, 128) and face probabilities (n, 13) of face
+        crops, untaught: what a dice profile keeps of a taught die. Always cv2.dnn, which
+        returns an inner layer's output by name."""
+        net = self._faces if self.backend == "cv2" else self._embedder()
+        net.setInput(cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0))
+        probs, features = net.forward([OUTPUT, EMBEDDING])
+        n = len(crops)
+        return np.array(features, np.float32).reshape(n, -1), np.array(probs).reshape(n, -1)
+
+    @functools.cache  # noqa: B019 (one reader a process; the net lives as long as it)
+    def _embedder(self) -> cv2.dnn.Net:
+        return load_net(self.model_dir / "faces.onnx")
 
 
 # ---------------------------------------------------------------------- pieces

@@ -1,0 +1,382 @@
+"""A dice profile: what one table's own set of dice looks like, taught by its players.
+
+No reader knows every die ever made (a maker's logo for a six, a marbled body, card art
+it never saw). A profile keeps face crops of one set that players confirmed or corrected,
+with their values, and re-scores the face network's reading of a crop that looks like
+them: the network's 128 features before its last layer (``EMBEDDING``) are compared with
+the taught crops' features, and where the nearest taught crops are close, their vote
+takes over from the network's. Dice that look like nothing taught read as before.
+
+A profile is one file (``profile.npz``) in its own folder. It keeps the crops themselves,
+so a new face network re-describes them (``migrate``) rather than throwing them away.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import logging
+import os
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import numpy as np
+
+from scorer.errors import ScorerError
+
+log = logging.getLogger(__name__)
+
+#: Version of the file layout; a file of a later version is refused, never guessed at.
+FORMAT = 1
+FILE_NAME = "profile.npz"
+#: the face network's features: global average pooling, before its one linear layer
+EMBEDDING = "onnx_node!/net/features/features.11/Flatten"
+OUTPUT = "probs"
+CROP = 48  # the face network's crop side (``reader.FACE_INPUT``)
+CLASSES = 13  # pips 1..6, cards 9..A, "not a die" (the face network's outputs)
+BACKGROUND = 12
+CARDS = 6
+#: Each taught crop is kept in four quarter turns: the reader turns a die's edges upright,
+#: which leaves the face in any of four turns.
+TURNS = 4
+#: At most this many crops of one face are kept (corrections before plain confirmations,
+#: newer before older): a night of play stays a few MB.
+MAX_PER_FACE = 40
+#: Nearest taught crops voting on a die, and how sharply closer ones count more.
+NEIGHBOURS = 5
+SHARPNESS = 0.02
+#: Cosine similarity of a die's features to the nearest taught crop at which the taught
+#: vote starts to count: ``near`` (calibrated) for a die the network cannot name at all,
+#: ``near`` + SURE for one it names surely (a taught crop of another face of the same
+#: dice can be nearly as close as one of its own face); the vote has replaced the
+#: network's another BLEND above that.
+SURE = 0.12
+BLEND = 0.05
+KINDS = ("pips", "card")
+
+#: Where the vote starts counting is chosen per profile (``calibrate``) from NEARS: the
+#: taught crops are read again, each without the crops taught from its own photo, and the
+#: gate that reads most of them right wins (a tie goes to the later, stricter one), so a
+#: set the network already reads right keeps its reading and a set it misreads is voted on.
+NEARS = (0.70, 0.74, 0.78, 0.82, 0.86, 0.90, 0.94, 1.01)
+
+#: crops -> (features (n, 128), the network's face probabilities (n, 13))
+Embed = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
+
+
+class ProfileError(ScorerError):
+    """A profile that cannot be used: unreadable, foreign, of a newer scorer, or taught
+    with dice of the other kind."""
+
+
+@dataclass(frozen=True)
+class Example:
+    """One taught die: its upright face crop, the class it is (0-5 pips, 6-11 cards, 12 not
+    a die), where it came from (for undo) and whether a player corrected the reader."""
+
+    crop: np.ndarray
+    label: int
+    source: str
+    correction: bool = False
+    taught: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+
+
+def class_of(face: str, value: int) -> int:
+    """The face network's class of a die (``face`` "pips" or "card", ``value`` 1..6)."""
+    if face not in KINDS or not 1 <= value <= 6:
+        raise ProfileError(f"a die is pips or card with a value 1..6, not {face} {value}")
+    return value - 1 + (CARDS if face == "card" else 0)
+
+
+def model_digest(path: Path) -> str:
+    """A short fingerprint of the face network whose features a profile holds."""
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+class DiceProfile:
+    """The taught crops of one set of dice and their features.
+
+    >>> profile = DiceProfile("blue marbled")                    # doctest: +SKIP
+    >>> profile.teach([crop], [class_of("pips", 6)], "game 3", reader.embed)  # doctest: +SKIP
+    >>> reader.profile = profile                                 # doctest: +SKIP
+    """
+
+    def __init__(self, name: str = "", kind: str | None = None, model: str = "") -> None:
+        if kind is not None and kind not in KINDS:
+            raise ProfileError(f"a set of dice is pips or card dice, not {kind!r}")
+        self.name = name
+        self.kind = kind
+        self.model = model
+        self.examples: list[Example] = []
+        # TURNS rows per example: unit features, the network's probabilities, the class
+        self._features = np.zeros((0, 128), np.float32)
+        self._probs = np.zeros((0, CLASSES), np.float32)
+        self._labels = np.zeros(0, np.int64)
+        self.near = NEARS[-1]
+
+    def __len__(self) -> int:
+        return len(self.examples)
+
+    # ------------------------------------------------------------------ teaching
+
+    def teach(
+        self,
+        crops: Sequence[np.ndarray],
+        labels: Sequence[int],
+        source: str,
+        embed: Embed,
+        corrections: Sequence[bool] | None = None,
+    ) -> int:
+        """Add taught crops (upright 48x48 BGR) with their classes; returns how many.
+
+        A die of the other kind than the set's is refused (the set's kind is fixed by
+        its first taught die): nothing is added then.
+        """
+        if len(crops) != len(labels):
+            raise ProfileError("every taught crop needs one label")
+        labels = [int(v) for v in labels]
+        for value in labels:
+            if not 0 <= value < CLASSES:
+                raise ProfileError(f"class {value} is not a face (0..{CLASSES - 1})")
+        kinds = {"pips" if v < CARDS else "card" for v in labels if v != BACKGROUND}
+        if len(kinds) > 1:
+            raise ProfileError("one set of dice is pip dice or poker dice, not both")
+        if kinds and self.kind is not None and kinds != {self.kind}:
+            (other,) = kinds
+            raise ProfileError(
+                f"the set {self.name or '(unnamed)'} holds {self.kind} dice: "
+                f"{other} labels belong to another set"
+            )
+        if not crops:
+            return 0
+        for crop in crops:
+            if not isinstance(crop, np.ndarray) or crop.shape != (CROP, CROP, 3):
+                raise ProfileError(f"a taught crop is a {CROP}x{CROP} colour image")
+        fixes = list(corrections) if corrections is not None else [False] * len(crops)
+        features, probs = _described(crops, embed)
+        if kinds:
+            self.kind = next(iter(kinds))
+        for crop, label, fix in zip(crops, labels, fixes, strict=True):
+            self.examples.append(Example(np.ascontiguousarray(crop, np.uint8), label, source, fix))
+        self._features = np.concatenate([self._features, features])
+        self._probs = np.concatenate([self._probs, probs])
+        self._labels = np.concatenate([self._labels, np.repeat(labels, TURNS)])
+        self._keep_within_limits()
+        self.calibrate()
+        return len(crops)
+
+    def forget(self, source: str | None = None) -> int:
+        """Remove the crops taught from ``source`` (an undone throw), or all of them."""
+        keep = [i for i, e in enumerate(self.examples) if source is not None and e.source != source]
+        removed = len(self.examples) - len(keep)
+        self._select(keep)
+        if not self.examples:
+            self.kind = None
+        self.calibrate()
+        return removed
+
+    def counts(self) -> dict[int, int]:
+        """Taught crops per class (0-5 pips, 6-11 cards, 12 not a die)."""
+        out: dict[int, int] = {}
+        for e in self.examples:
+            out[e.label] = out.get(e.label, 0) + 1
+        return dict(sorted(out.items()))
+
+    def sources(self) -> set[str]:
+        return {e.source for e in self.examples}
+
+    def _keep_within_limits(self) -> None:
+        """At most MAX_PER_FACE crops a class: corrections first, then the newest."""
+        drop: set[int] = set()
+        for label in set(e.label for e in self.examples):
+            mine = [i for i, e in enumerate(self.examples) if e.label == label]
+            if len(mine) <= MAX_PER_FACE:
+                continue
+            ranked = sorted(mine, key=lambda i: (self.examples[i].correction, i), reverse=True)
+            drop.update(ranked[MAX_PER_FACE:])
+        if drop:
+            self._select([i for i in range(len(self.examples)) if i not in drop])
+
+    def _select(self, keep: list[int]) -> None:
+        rows = np.array([i * TURNS + t for i in keep for t in range(TURNS)], np.int64)
+        self.examples = [self.examples[i] for i in keep]
+        self._features = self._features[rows] if len(rows) else self._features[:0]
+        self._probs = self._probs[rows] if len(rows) else self._probs[:0]
+        self._labels = self._labels[rows] if len(rows) else self._labels[:0]
+
+    # ------------------------------------------------------------------ reading
+
+    def rescore(self, features: np.ndarray, probs: np.ndarray) -> np.ndarray:
+        """The face probabilities (n, 13) of crops whose features are ``features`` (n, 128),
+        with the taught crops' vote mixed in where they are near (``near``, ``SURE``)."""
+        probs = np.array(probs, np.float64).reshape(len(features), -1)
+        if not len(self._labels) or not len(features) or self.near > 1.0:
+            return probs
+        unit = _unit(np.asarray(features, np.float32).reshape(len(features), -1))
+        return _voted(unit @ self._features.T, self._labels, probs, self.near)
+
+    def calibrate(self) -> float:
+        """Choose ``near`` by reading the taught crops again, each photo's crops without
+        the others of its photo (one upright look each, as a first look reads them)."""
+        self.near = NEARS[-1]
+        sources = np.array([e.source for e in self.examples])
+        if len(set(sources)) < 2:
+            return self.near
+        upright = np.arange(0, len(self._labels), TURNS)
+        sims = self._features[upright] @ self._features.T
+        own = sources[:, None] == np.repeat(sources, TURNS)[None, :]
+        sims[own] = -1.0
+        wanted = self._labels[upright]
+        best = -1
+        for near in NEARS:
+            voted = _voted(sims, self._labels, self._probs[upright].astype(np.float64), near)
+            right = int((voted.argmax(1) == wanted).sum())
+            if right >= best:
+                best, self.near = right, near
+        return self.near
+
+    # ------------------------------------------------------------------ files
+
+    def save(self, folder: str | Path) -> Path:
+        """Write ``folder/profile.npz`` whole or not at all (a temporary file renamed)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        meta = {
+            "format": FORMAT,
+            "name": self.name,
+            "kind": self.kind,
+            "model": self.model,
+            "examples": [
+                {
+                    "label": e.label,
+                    "source": e.source,
+                    "correction": e.correction,
+                    "taught": e.taught,
+                }
+                for e in self.examples
+            ],
+        }
+        crops = (
+            np.stack([e.crop for e in self.examples])
+            if self.examples
+            else np.zeros((0, CROP, CROP, 3), np.uint8)
+        )
+        buffer = io.BytesIO()
+        np.savez_compressed(
+            buffer,
+            meta=np.frombuffer(json.dumps(meta).encode("utf-8"), np.uint8),
+            crops=crops,
+            features=self._features.astype(np.float16),
+            probs=self._probs.astype(np.float16),
+        )
+        target = folder / FILE_NAME
+        handle, temporary = tempfile.mkstemp(dir=folder, prefix=".profile-", suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(buffer.getvalue())
+                out.flush()
+                os.fsync(out.fileno())
+            os.replace(temporary, target)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
+        return target
+
+    @classmethod
+    def load(cls, folder: str | Path, embed: Embed | None = None, model: str = "") -> DiceProfile:
+        """Read ``folder/profile.npz``; a profile made with another face network (``model``
+        differs) is migrated: its crops are described again by ``embed``."""
+        path = Path(folder) / FILE_NAME
+        if not path.is_file():
+            raise ProfileError(f"no dice profile in {folder} (looked for {FILE_NAME})")
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                meta = json.loads(bytes(data["meta"]).decode("utf-8"))
+                crops = np.array(data["crops"])
+                features = np.array(data["features"], np.float32)
+                probs = np.array(data["probs"], np.float32)
+        except (OSError, ValueError, KeyError, EOFError, UnicodeDecodeError) as err:
+            raise ProfileError(f"{path} is not a readable dice profile: {err}") from err
+        except Exception as err:  # zipfile.BadZipFile and friends from a truncated file
+            raise ProfileError(f"{path} is not a readable dice profile: {err}") from err
+        if not isinstance(meta, dict) or not isinstance(meta.get("format"), int):
+            raise ProfileError(f"{path} is not a dice profile (no format number)")
+        if meta["format"] > FORMAT:
+            raise ProfileError(
+                f"{path} was written by a newer scorer (format {meta['format']}, this one "
+                f"reads up to {FORMAT}): update the scorer or forget these dice"
+            )
+        if meta["format"] < 1:
+            raise ProfileError(f"{path} has an unknown format {meta['format']}")
+        rows = meta.get("examples")
+        if (
+            not isinstance(rows, list)
+            or crops.shape != (len(rows), CROP, CROP, 3)
+            or crops.dtype != np.uint8
+        ):
+            raise ProfileError(f"{path} is damaged: its crops and their labels do not agree")
+        profile = cls(str(meta.get("name") or ""), meta.get("kind"), str(meta.get("model") or ""))
+        try:
+            profile.examples = [
+                Example(
+                    crop,
+                    int(row["label"]),
+                    str(row["source"]),
+                    bool(row.get("correction")),
+                    str(row.get("taught", "")),
+                )
+                for crop, row in zip(crops, rows, strict=True)
+            ]
+        except (KeyError, TypeError, ValueError) as err:
+            raise ProfileError(f"{path} is damaged: {err}") from err
+        if any(not 0 <= e.label < CLASSES for e in profile.examples):
+            raise ProfileError(f"{path} is damaged: a label is not a face")
+        profile._labels = np.repeat([e.label for e in profile.examples], TURNS).astype(np.int64)
+        stale = model and profile.model != model
+        if stale or len(features) != len(rows) * TURNS or len(probs) != len(features):
+            if embed is None:
+                raise ProfileError(f"{path} was taught with another face network")
+            log.info("dice profile %s: described again for face network %s", path, model)
+            features, probs = _described([e.crop for e in profile.examples], embed)
+            profile.model = model or profile.model
+        profile._features = _unit(features.astype(np.float32))
+        profile._probs = probs.astype(np.float32)
+        profile.calibrate()
+        return profile
+
+
+def _described(crops: Sequence[np.ndarray], embed: Embed) -> tuple[np.ndarray, np.ndarray]:
+    """Unit features and the network's probabilities of each crop in TURNS quarter turns
+    (TURNS rows a crop)."""
+    turned = [np.ascontiguousarray(np.rot90(c, t)) for c in crops for t in range(TURNS)]
+    if not turned:
+        return np.zeros((0, 128), np.float32), np.zeros((0, CLASSES), np.float32)
+    features, probs = embed(turned)
+    n = len(turned)
+    features = np.asarray(features, np.float32).reshape(n, -1)
+    return _unit(features), np.asarray(probs, np.float32).reshape(n, CLASSES)
+
+
+def _voted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray, near: float) -> np.ndarray:
+    """``probs`` (n, 13) mixed with the vote of the NEIGHBOURS most similar taught crops
+    (``sims``: n rows of similarities to every taught crop, whose classes are ``labels``)."""
+    k = min(NEIGHBOURS, sims.shape[1])
+    nearest = np.argpartition(-sims, k - 1, axis=1)[:, :k]
+    close = np.take_along_axis(sims, nearest, 1)
+    top = close.max(1, keepdims=True)
+    weight = np.exp((close - top) / SHARPNESS)
+    votes = np.zeros((len(sims), CLASSES))
+    np.add.at(votes, (np.arange(len(sims))[:, None], labels[nearest]), weight)
+    votes /= votes.sum(1, keepdims=True)
+    start = near + SURE * probs.max(1, keepdims=True)
+    share = np.clip((top - start) / BLEND, 0.0, 1.0)
+    return (1.0 - share) * probs + share * votes
+
+
+def _unit(features: np.ndarray) -> np.ndarray:
+    norms = np.linalg.norm(features, axis=1, keepdims=True)
+    return features / np.maximum(norms, 1e-6)

@@ -1,0 +1,156 @@
+"""Teaching a dice profile from photos whose dice a person named.
+
+The table teaches from a throw once it is written (the photo, the boxes the reader
+found, the values after the players' corrections, and a die it missed tapped where it
+lies); ``scorer teach`` teaches from a labelled set in the same way: each labelled die is
+a confirmed example, a die read wrong or missed a correction, and a die the reader
+found where none is labelled is taught as "not a die".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scorer.vision.evaluation import match
+from scorer.vision.labelled import LabelledPhoto
+from scorer.vision.profile import (
+    BACKGROUND,
+    FILE_NAME,
+    DiceProfile,
+    ProfileError,
+    class_of,
+    model_digest,
+)
+from scorer.vision.reader import Reader, face_crop
+
+log = logging.getLogger(__name__)
+
+#: A box around the pip pattern only (``box: pips`` sets) is this much smaller than the die.
+PIPS_TO_DIE = 1.6
+
+
+@dataclass(frozen=True)
+class TaughtDie:
+    """One die a person named on a photo: where it lies (centre and side, px), its class,
+    and whether the reader had it wrong (or missed it)."""
+
+    centre: tuple[float, float]
+    side: float
+    label: int
+    correction: bool
+
+
+def open_profile(folder: str | Path, reader: Reader, *, create: bool = False) -> DiceProfile:
+    """The profile in ``folder`` for this reader's face network (migrated if it was taught
+    with another one); with ``create`` an empty one where there is none yet."""
+    digest = model_digest(reader.model_dir / "faces.onnx")
+    if create and not (Path(folder) / FILE_NAME).exists():
+        return DiceProfile(Path(folder).name, model=digest)
+    return DiceProfile.load(folder, reader.embed, digest)
+
+
+def teach_dice(
+    reader: Reader, profile: DiceProfile, image: np.ndarray, dice: Sequence[TaughtDie], source: str
+) -> int:
+    """Cut each named die's face crop as the reader cuts it and teach the profile."""
+    crops = [face_crop(image, d.centre, d.side) for d in dice]
+    return profile.teach(
+        crops, [d.label for d in dice], source, reader.embed, [d.correction for d in dice]
+    )
+
+
+def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[TaughtDie]:
+    """The labelled dice of a photo as the table would learn them from corrections.
+
+    The photo is read first (with the profile taught so far): a die found is cut where
+    the reader found it, a missed die where its label lies, an extra die is "not a die".
+    """
+    reading = reader.read(image)
+    pairs, missed, extra = match(photo, reading)
+    sides = [max(d.box[2], d.box[3]) for d in reading.dice]
+    typical = float(np.median(sides)) if sides else 0.0
+    out = []
+    for i, j in pairs:
+        label, die = photo.dice[i], reading.dice[j]
+        x, y, w, h = die.box
+        wanted = class_of(label.face, label.value)
+        read = class_of(die.face, die.value)
+        out.append(TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), wanted, read != wanted))
+    for i in missed:
+        label = photo.dice[i]
+        side = float(max(label.box[2], label.box[3]))
+        if photo.box_kind == "pips":
+            side = typical or side * PIPS_TO_DIE
+        out.append(TaughtDie(label.centre, side, class_of(label.face, label.value), True))
+    for j in extra:
+        x, y, w, h = reading.dice[j].box
+        out.append(TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), BACKGROUND, True))
+    return out
+
+
+@dataclass
+class Lesson:
+    """What one round of teaching did (``scorer teach`` prints it)."""
+
+    photos: int = 0
+    dice: int = 0
+    corrections: int = 0
+    refused: int = 0
+
+
+def teach_photos(
+    reader: Reader,
+    profile: DiceProfile,
+    photos: Sequence[LabelledPhoto],
+    source: str,
+    *,
+    wrong: float = 0.0,
+    seed: int = 0,
+) -> Lesson:
+    """Teach the profile from labelled photos, one after another, as a table would learn
+    them throw by throw (each photo read with what the photos before it taught).
+
+    ``wrong`` > 0 measures mistaken taps: that share of the dice is taught as another
+    face of its kind, drawn at random (``seed``).
+    """
+    import cv2
+
+    lesson = Lesson()
+    kinds = {d.face for p in photos for d in p.dice}
+    if profile.kind is not None and kinds - {profile.kind}:
+        raise ProfileError(
+            f"the set {profile.name or '(unnamed)'} holds {profile.kind} dice; these photos "
+            f"show {' and '.join(sorted(kinds))} dice: teach them to another set"
+        )
+    if len(kinds) > 1:
+        raise ProfileError("these photos show pip and poker dice: one set holds one kind")
+    reader.profile = profile
+    rng = np.random.default_rng(seed)
+    for photo in photos:
+        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        if image is None:
+            lesson.refused += 1
+            log.warning("cannot read %s: not taught", photo.path)
+            continue
+        dice = named_dice(reader, image, photo)
+        if wrong > 0:
+            dice = [_mistaken(d, rng) if rng.random() < wrong else d for d in dice]
+        teach_dice(reader, profile, image, dice, f"{source}:{photo.path.name}")
+        lesson.photos += 1
+        lesson.dice += sum(d.label != BACKGROUND for d in dice)
+        lesson.corrections += sum(d.correction for d in dice)
+    return lesson
+
+
+def _mistaken(die: TaughtDie, rng: np.random.Generator) -> TaughtDie:
+    """The die taught as another face of its kind (a mistaken tap)."""
+    if die.label == BACKGROUND:
+        return die
+    kind = die.label - die.label % 6
+    other = kind + (die.label - kind + int(rng.integers(1, 6))) % 6
+    return TaughtDie(die.centre, die.side, other, True)
