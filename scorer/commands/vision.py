@@ -68,7 +68,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Teach the dice profile in DIR (created if missing) from a labelled set, as the "
             "table learns from corrections: every labelled die is a confirmed example, a die "
-            "read wrong or missed a correction, a die found where none is labelled 'not a die'."
+            "read wrong or missed a correction."
         ),
     )
     teach.add_argument("dataset", type=Path, metavar="DATASET_DIR")

@@ -60,9 +60,11 @@ KINDS = ("pips", "card")
 
 #: Where the vote starts counting is chosen per profile (``calibrate``) from NEARS: the
 #: taught crops are read again, each without the crops taught from its own photo, and the
-#: gate that reads most of them right wins (a tie goes to the later, stricter one), so a
-#: set the network already reads right keeps its reading and a set it misreads is voted on.
+#: gate under which their taught faces are likeliest wins (a tie goes to the later,
+#: stricter one), so a set the network already reads surely keeps its reading and a set
+#: it misreads or doubts is voted on. A face read at under LEAST counts as LEAST.
 NEARS = (0.70, 0.74, 0.78, 0.82, 0.86, 0.90, 0.94, 1.01)
+LEAST = 1e-3
 
 #: crops -> (features (n, 128), the network's face probabilities (n, 13))
 Embed = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
@@ -231,12 +233,12 @@ class DiceProfile:
         own = sources[:, None] == np.repeat(sources, TURNS)[None, :]
         sims[own] = -1.0
         wanted = self._labels[upright]
-        best = -1
+        best = -np.inf
         for near in NEARS:
             voted = _voted(sims, self._labels, self._probs[upright].astype(np.float64), near)
-            right = int((voted.argmax(1) == wanted).sum())
-            if right >= best:
-                best, self.near = right, near
+            likely = float(np.log(np.maximum(voted[np.arange(len(wanted)), wanted], LEAST)).sum())
+            if likely >= best - 1e-9:
+                best, self.near = likely, near
         return self.near
 
     # ------------------------------------------------------------------ files
@@ -294,7 +296,7 @@ class DiceProfile:
         if not path.is_file():
             raise ProfileError(f"no dice profile in {folder} (looked for {FILE_NAME})")
         try:
-            with np.load(path, allow_pickle=False) as data:
+            with np.load(io.BytesIO(path.read_bytes()), allow_pickle=False) as data:
                 meta = json.loads(bytes(data["meta"]).decode("utf-8"))
                 crops = np.array(data["crops"])
                 features = np.array(data["features"], np.float32)

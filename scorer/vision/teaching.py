@@ -3,8 +3,7 @@
 The table teaches from a throw once it is written (the photo, the boxes the reader
 found, the values after the players' corrections, and a die it missed tapped where it
 lies); ``scorer teach`` teaches from a labelled set in the same way: each labelled die is
-a confirmed example, a die read wrong or missed a correction, and a die the reader
-found where none is labelled is taught as "not a die".
+a confirmed example, a die read wrong or missed a correction.
 """
 
 from __future__ import annotations
@@ -68,10 +67,12 @@ def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[
     """The labelled dice of a photo as the table would learn them from corrections.
 
     The photo is read first (with the profile taught so far): a die found is cut where
-    the reader found it, a missed die where its label lies, an extra die is "not a die".
+    the reader found it, a missed die where its label lies. A die found where none is
+    labelled is left alone: at the table a player cannot point one out either (a throw
+    with a die too many waits for its dice typed in).
     """
     reading = reader.read(image)
-    pairs, missed, extra = match(photo, reading)
+    pairs, missed, _ = match(photo, reading)
     sides = [max(d.box[2], d.box[3]) for d in reading.dice]
     typical = float(np.median(sides)) if sides else 0.0
     out = []
@@ -87,9 +88,6 @@ def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[
         if photo.box_kind == "pips":
             side = typical or side * PIPS_TO_DIE
         out.append(TaughtDie(label.centre, side, class_of(label.face, label.value), True))
-    for j in extra:
-        x, y, w, h = reading.dice[j].box
-        out.append(TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), BACKGROUND, True))
     return out
 
 

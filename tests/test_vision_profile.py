@@ -1,0 +1,274 @@
+"""Dice profiles: teaching a set of dice the reader misreads, undo, forget, files.
+
+The set is drawn here: violet dice with white pips whose six is a maker's logo (a ring
+with three spokes), which the untaught reader reads as a one, a six or a 10 card.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import zipfile
+
+import cv2
+import numpy as np
+import pytest
+
+from scorer.cli import main
+from scorer.vision.profile import FILE_NAME, MAX_PER_FACE, DiceProfile, ProfileError, class_of
+from scorer.vision.reader import Reader, default_model_dir
+from scorer.vision.teaching import TaughtDie, open_profile, teach_dice
+from tests.test_vision_reader import draw_die, felt
+
+pytestmark = pytest.mark.skipif(
+    not (default_model_dir() / "faces.onnx").is_file(),
+    reason="vision_models/*.onnx not built: run `make train`",
+)
+
+BODY = (90, 60, 200)
+INK = (240, 240, 240)
+
+
+def logo_die(image: np.ndarray, centre: tuple[float, float], value: int, side: float, angle: float):
+    """A die of the logo set: pips as usual, but a logo where the six should be."""
+    if value != 6:
+        draw_die(image, centre, value, side, angle, body=BODY, pip=INK)
+        return
+    draw_die(image, centre, 1, side, angle, body=BODY, pip=BODY)
+    c = (round(centre[0]), round(centre[1]))
+    cv2.circle(image, c, round(side * 0.3), INK, 3, cv2.LINE_AA)
+    for k in range(3):
+        t = math.radians(angle) + k * 2 * math.pi / 3
+        end = (round(c[0] + side * 0.3 * math.cos(t)), round(c[1] + side * 0.3 * math.sin(t)))
+        cv2.line(image, c, end, INK, 3, cv2.LINE_AA)
+
+
+def logo_throw(values: list[int], seed: int) -> tuple[np.ndarray, list[TaughtDie]]:
+    """A photo of the logo set and its dice as a person names them."""
+    rng = np.random.default_rng(seed)
+    image = felt(seed=seed)
+    dice = []
+    for i, value in enumerate(values):
+        centre = (110 + 100 * i + rng.uniform(-8, 8), 200 + rng.uniform(-40, 120))
+        side = float(rng.uniform(52, 64))
+        logo_die(image, centre, value, side, float(rng.uniform(0, 90)))
+        dice.append(TaughtDie(centre, side, class_of("pips", value), False))
+    return image, dice
+
+
+@pytest.fixture(scope="module")
+def reader() -> Reader:
+    return Reader()
+
+
+def sixes_read(reader: Reader, seeds: range) -> tuple[int, int]:
+    """(logo sixes read as six, logo sixes) over fresh throws of 6 4 6 2 1."""
+    right = total = 0
+    for seed in seeds:
+        image, _ = logo_throw([6, 4, 6, 2, 1], seed)
+        reading = reader.read(image)
+        by_x = sorted(reading.dice, key=lambda d: d.box[0])
+        assert len(by_x) == 5
+        right += sum(by_x[i].value == 6 and by_x[i].face == "pips" for i in (0, 2))
+        total += 2
+    return right, total
+
+
+def taught(reader: Reader, seeds=(10, 11), name: str = "logo") -> DiceProfile:
+    profile = DiceProfile(name)
+    for seed in seeds:
+        image, dice = logo_throw([6, 1, 6, 3, 5, 2], seed)
+        teach_dice(reader, profile, image, dice, f"throw {seed}")
+    return profile
+
+
+def test_given_a_set_misread_untaught_when_taught_from_two_photos_then_its_logo_six_reads_six(
+    reader,
+):
+    # given the logo set, whose six the untaught reader gets wrong on most throws
+    reader.profile = None
+    before, total = sixes_read(reader, range(20, 30))
+    assert before <= total // 2
+    # when two photos of it are taught
+    reader.profile = taught(reader)
+    # then fresh throws read the logo six as a six, and the other faces stay right
+    after, _ = sixes_read(reader, range(20, 30))
+    assert after == total
+    image, _ = logo_throw([5, 4, 3, 2, 1], 40)
+    assert sorted(reader.read(image).values) == [1, 2, 3, 4, 5]
+    reader.profile = None
+
+
+def test_given_a_taught_throw_when_undone_then_its_crops_go_and_the_rest_stay(reader):
+    # given a profile taught from two throws
+    profile = taught(reader)
+    assert len(profile) == 12 and profile.sources() == {"throw 10", "throw 11"}
+    # when one throw is undone
+    removed = profile.forget("throw 11")
+    # then only its six crops went, and the set is still pip dice
+    assert removed == 6
+    assert profile.sources() == {"throw 10"}
+    assert profile.counts() == {0: 1, 1: 1, 2: 1, 4: 1, 5: 2}
+    assert profile.kind == "pips"
+
+
+def test_given_a_taught_set_when_forgotten_then_it_reads_as_untaught(reader):
+    # given a taught set
+    profile = taught(reader)
+    image, _ = logo_throw([6, 4, 6, 2, 1], 21)
+    reader.profile = None
+    untaught = reader.read(image).to_dict()["dice"]
+    # when all of it is forgotten
+    assert profile.forget() == 12
+    # then it holds nothing, belongs to no kind, and reads exactly as no profile does
+    assert len(profile) == 0 and profile.kind is None and profile.counts() == {}
+    reader.profile = profile
+    assert reader.read(image).to_dict()["dice"] == untaught
+    reader.profile = None
+
+
+def test_given_a_saved_profile_when_loaded_then_the_same_crops_and_the_same_reading(
+    reader, tmp_path
+):
+    # given a taught profile, saved
+    profile = taught(reader)
+    profile.save(tmp_path / "logo")
+    # when loaded again (as after a restart)
+    again = open_profile(tmp_path / "logo", reader)
+    # then it holds the same crops, labels and sources, and reads the same
+    assert again.counts() == profile.counts() and again.sources() == profile.sources()
+    assert again.kind == "pips" and again.near == profile.near
+    image, _ = logo_throw([6, 4, 6, 2, 1], 22)
+    reader.profile = profile
+    first = reader.read(image).values
+    reader.profile = again
+    assert reader.read(image).values == first == (6, 4, 6, 2, 1)
+    reader.profile = None
+
+
+def test_given_a_profile_of_another_face_network_when_loaded_then_migrated(reader, tmp_path):
+    # given a profile whose features came from another face network
+    profile = taught(reader)
+    profile.model = "0123456789abcdef"
+    profile._features[:] = 0.0  # features that network would give, useless to this one
+    profile.save(tmp_path / "old")
+    # when loaded for this reader
+    again = open_profile(tmp_path / "old", reader)
+    # then its crops were described again by this network, and the six reads
+    assert again.model != "0123456789abcdef"
+    reader.profile = again
+    right, total = sixes_read(reader, range(20, 24))
+    assert right == total
+    reader.profile = None
+
+
+@pytest.mark.parametrize(
+    "damage",
+    ["truncated", "garbage", "empty", "newer", "labels"],
+)
+def test_given_a_damaged_profile_when_loaded_then_a_clear_error(reader, tmp_path, damage):
+    # given a saved profile, then damaged
+    folder = tmp_path / "set"
+    path = taught(reader).save(folder)
+    data = path.read_bytes()
+    if damage == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif damage == "garbage":
+        path.write_bytes(b"not a profile at all" * 10)
+    elif damage == "empty":
+        path.write_bytes(b"")
+    else:
+        with np.load(path) as stored:
+            parts = {k: stored[k] for k in stored.files}
+        meta = json.loads(bytes(parts["meta"]).decode())
+        if damage == "newer":
+            meta["format"] = 99
+        else:
+            meta["examples"] = meta["examples"][:3]
+        parts["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+        np.savez(path, **parts)
+    # when loaded, then refused with a message naming the file and the problem
+    with pytest.raises(ProfileError) as err:
+        open_profile(folder, reader)
+    message = str(err.value)
+    assert FILE_NAME in message
+    expected = {
+        "truncated": "not a readable dice profile",
+        "garbage": "not a readable dice profile",
+        "empty": "not a readable dice profile",
+        "newer": "newer scorer",
+        "labels": "damaged",
+    }[damage]
+    assert expected in message
+
+
+def test_given_no_profile_when_opened_then_a_clear_error_unless_created(reader, tmp_path):
+    with pytest.raises(ProfileError, match="no dice profile"):
+        open_profile(tmp_path / "nothing", reader)
+    fresh = open_profile(tmp_path / "nothing", reader, create=True)
+    assert len(fresh) == 0 and fresh.name == "nothing"
+
+
+def test_given_a_pip_set_when_taught_card_labels_then_refused_and_nothing_added(reader):
+    # given a set of pip dice
+    profile = taught(reader)
+    image, dice = logo_throw([2, 3], 50)
+    cards = [TaughtDie(d.centre, d.side, class_of("card", 3), False) for d in dice]
+    # when taught card faces, then refused by name, and the set is unchanged
+    with pytest.raises(ProfileError, match="holds pips dice"):
+        teach_dice(reader, profile, image, cards, "throw 50")
+    assert len(profile) == 12 and "throw 50" not in profile.sources()
+
+
+def test_given_many_throws_of_one_face_when_taught_then_kept_within_the_limit(reader):
+    # given more crops of one face than a profile keeps, a few of them corrections
+    profile = DiceProfile("ones")
+    image, dice = logo_throw([1] * 5, 60)
+    for throw in range(MAX_PER_FACE // 5 + 3):
+        fixed = [TaughtDie(d.centre, d.side, d.label, throw == 0) for d in dice]
+        teach_dice(reader, profile, image, fixed, f"throw {throw}")
+    # then it keeps MAX_PER_FACE of them, the corrections among them
+    assert profile.counts() == {0: MAX_PER_FACE}
+    assert "throw 0" in profile.sources()
+    assert len(profile._features) == 4 * MAX_PER_FACE
+
+
+def test_given_a_labelled_set_when_taught_and_evaluated_from_the_command_line_then_read_right(
+    tmp_path, capsys
+):
+    # given a YOLO set of the logo dice: 2 photos to teach, 4 to read
+    root = tmp_path / "logo-set"
+    (root / "images" / "test").mkdir(parents=True)
+    (root / "labels" / "test").mkdir(parents=True)
+    (root / "data.yaml").write_text("names: {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 6}\nbox: die\n")
+    for i, seed in enumerate((10, 11, 20, 21, 22, 23)):
+        values = [6, 1, 6, 3, 5, 2] if i < 2 else [6, 4, 6, 2, 1]
+        image, dice = logo_throw(values, seed)
+        cv2.imwrite(str(root / "images" / "test" / f"p{i}.png"), image)
+        lines = [
+            f"{d.label} {d.centre[0] / 640} {d.centre[1] / 640} {d.side / 640} {d.side / 640}"
+            for d in dice
+        ]
+        (root / "labels" / "test" / f"p{i}.txt").write_text("\n".join(lines) + "\n")
+    profile = tmp_path / "profile"
+    # when the first two photos are taught and the rest read with and without the profile
+    assert (
+        main(["teach", str(root), "--split", "test", "--photos", "2", "--profile", str(profile)])
+        == 0
+    )
+    taught_line = capsys.readouterr().out
+    main(["eval", str(root), "--skip", "2", "--json"])
+    untaught = json.loads(capsys.readouterr().out)
+    main(["eval", str(root), "--skip", "2", "--json", "--profile", str(profile)])
+    with_profile = json.loads(capsys.readouterr().out)
+    # then teaching said what it saw, and the taught set reads every die right
+    assert "taught 12 dice from 2 photos" in taught_line and "6 x4" in taught_line
+    assert untaught["per_die"] < 0.9
+    assert with_profile["per_die"] == 1.0 and with_profile["photos"] == 4
+    # and card labels are refused for this pip set, with the profile left as it was
+    (root / "data.yaml").write_text("names: {0: 9, 1: 10, 2: J, 3: Q, 4: K, 5: A}\nbox: die\n")
+    before = (profile / FILE_NAME).read_bytes()
+    assert main(["teach", str(root), "--split", "test", "--profile", str(profile)]) == 2
+    assert "holds pips dice" in capsys.readouterr().err
+    assert (profile / FILE_NAME).read_bytes() == before
+    assert zipfile.is_zipfile(profile / FILE_NAME)
