@@ -45,6 +45,8 @@ class Setup:
     options: Mapping[str, Any] = field(default_factory=dict)
     dice: str = "pips"
     timer: int | None = None
+    #: the table's set of dice the game is read with (``scorer.dice_sets``), if chosen
+    dice_set: str | None = None
 
     def __post_init__(self) -> None:
         names = tuple(str(p).strip() for p in self.players)
@@ -87,7 +89,10 @@ class Setup:
         dice = data.get("dice", "pips")
         if not isinstance(dice, str):
             raise ScorerError("dice is pips, cards or auto")
-        setup = cls(ruleset, tuple(players), dict(options), dice, timer)
+        dice_set = data.get("dice_set")
+        if dice_set is not None and (not isinstance(dice_set, str) or not dice_set):
+            raise ScorerError("dice_set is the id of one of the table's sets of dice, or null")
+        setup = cls(ruleset, tuple(players), dict(options), dice, timer, dice_set)
         _check_new_names(setup.players)
         return setup
 
@@ -98,7 +103,7 @@ class Setup:
             "options": dict(self.options),
             "dice": self.dice,
             "timer": self.timer,
-        }
+        } | ({"dice_set": self.dice_set} if self.dice_set is not None else {})
 
 
 @dataclass(frozen=True)

@@ -128,7 +128,12 @@ class Store:
             raise UnknownGame(f"there is no game {game_id}")
         data = json.loads(row[0])
         return Setup(
-            data["ruleset"], tuple(data["players"]), data["options"], data["dice"], data["timer"]
+            data["ruleset"],
+            tuple(data["players"]),
+            data["options"],
+            data["dice"],
+            data["timer"],
+            data.get("dice_set"),
         )
 
     def load(self, game_id: int) -> Game:

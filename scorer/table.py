@@ -196,6 +196,7 @@ class Table:
         press_gap: float = PRESS_GAP_SECONDS,
         clock: Callable[[], float] = time.monotonic,
         rng: random.Random | None = None,
+        dice_sets: Any = None,
     ) -> None:
         self.store = store
         self.bus = bus or Bus()
@@ -219,6 +220,10 @@ class Table:
         self.region: list[float] | None = None
         self.tray_file = tray_file
         self.last_frame: Any = None
+        #: the table's sets of dice and their taught profiles (``scorer.dice_sets``)
+        self.dice_sets = dice_sets
+        self._reader_lock = threading.RLock()  # one reading or lesson at a time
+        self._lessons: dict[str, tuple[Any, str | None]] = {}
         self._load_region()
         self._describe_devices()
 
@@ -276,6 +281,11 @@ class Table:
 
     def new_game(self, setup: Any) -> tuple[int, Any]:
         """Start a game at the table; it becomes the one the button throws for."""
+        dice_set = getattr(setup, "dice_set", None)
+        if dice_set is not None:
+            if self.dice_sets is None:
+                raise ScorerError("this table keeps no sets of dice")
+            self.dice_sets.choose(dice_set)  # the next game's default; unknown ones refused
         with self._act_lock:
             game_id, game = self.store.create(setup)
             self.current_game_id = game_id
@@ -385,6 +395,8 @@ class Table:
             self.say("")  # a move settles whatever the table last said
             self.current_game_id = game_id
             self.publish(game_id, game)
+        if event["type"] in {"write", "scratch", "undo"}:
+            self.learn(game_id, event["type"])
         return game
 
     def _clear_pending(self, game_id: int) -> None:
@@ -500,7 +512,9 @@ class Table:
         try:
             self._tell_camera(state)
             frames = self._grab()
-            reading = self._read(frames, READER_FACES.get(game.setup.dice, "any"))
+            reading = self._read(
+                frames, READER_FACES.get(game.setup.dice, "any"), self.dice_set_of(game_id)
+            )
             photo = self._save_photo(game_id, frames[-1])
         except Exception as err:
             self.status.busy = False
@@ -554,16 +568,249 @@ class Table:
         self._describe_devices()
         return frames
 
-    def _read(self, frames: list[Any], faces: str = "any") -> Any:
+    def _read(self, frames: list[Any], faces: str = "any", dice_set: str | None = None) -> Any:
         assert self.reader is not None
         self.last_frame = frames[-1]
         crops = [self._crop(f) for f in frames]
-        votes = getattr(self.reader, "read_votes", None)
-        if callable(votes) and len(crops) > 1:
-            reading = votes(crops, faces=faces)
-        else:
-            reading = self.reader.read(crops[-1], faces=faces)
+        with self._reader_lock:
+            self._use_dice_set(dice_set)
+            votes = getattr(self.reader, "read_votes", None)
+            if callable(votes) and len(crops) > 1:
+                reading = votes(crops, faces=faces)
+            else:
+                reading = self.reader.read(crops[-1], faces=faces)
         return self._uncrop(reading, frames[-1])
+
+    # -- the table's dice sets: reading with a taught profile, learning from play ------
+
+    def dice_set_of(self, game_id: int) -> str | None:
+        """The set of dice a game is read with (chosen on /setup), if it still exists."""
+        if self.dice_sets is None:
+            return None
+        try:
+            set_id = getattr(self.store.setup(game_id), "dice_set", None)
+            if set_id is not None:
+                self.dice_sets.folder(set_id)
+            return set_id
+        except ScorerError:
+            return None
+
+    def _use_dice_set(self, set_id: str | None) -> None:
+        """Give the reader the set's taught profile (none for an untaught or unusable
+        set: the reading goes on untaught, and /camera says why)."""
+        if self.reader is None or not hasattr(self.reader, "profile"):
+            return
+        profile = None
+        if self.dice_sets is not None and set_id is not None:
+            try:
+                profile = self.dice_sets.profile(set_id, self.reader)
+            except ScorerError as err:
+                log.warning("dice set %s: %s", set_id, err)
+        self.reader.profile = profile
+        self.status.extra["dice_set_problem"] = (
+            self.dice_sets.problem(set_id) if self.dice_sets is not None else None
+        )
+
+    def learn(self, game_id: int, kind: str) -> int:
+        """Teach the game's set from the turn just written (its throws' photos, with the
+        values written), or, after an undo, take back what a write no longer standing
+        taught. Never stops the game: a failure is a log line. Returns crops taught."""
+        set_id = self.dice_set_of(game_id)
+        if set_id is None or self.reader is None or not hasattr(self.reader, "embed"):
+            return 0
+        try:
+            return self._learn(game_id, set_id, kind)
+        except Exception:  # teaching is a bonus; the game must go on whatever happens
+            log.exception("game %s: the dice set %s learnt nothing", game_id, set_id)
+            return 0
+
+    def _learn(self, game_id: int, set_id: str, kind: str) -> int:
+        from scorer.dice_sets import effective, turn_lessons
+
+        rows = effective(self.store.events(game_id))
+        prefix = f"game {game_id} event "
+        with self._reader_lock:
+            profile = self.dice_sets.editable(set_id, self.reader)
+            if profile is None:  # an unusable profile file: /camera says so
+                return 0
+            if kind == "undo":
+                standing = {f"{prefix}{r['seq']}" for r in rows}
+                gone = [s for s in profile.sources() if s.startswith(prefix) and s not in standing]
+                removed = sum(profile.forget(s) for s in gone)
+                if removed:
+                    self.dice_sets.save(set_id, profile)
+                return 0
+            dice_kind = self.store.setup(game_id).dice
+            source = f"{prefix}{rows[-1]['seq']}"
+            taught = 0
+            for lesson in turn_lessons(rows, dice_kind):
+                frame = self._photo(lesson.photo)
+                if frame is None:
+                    continue
+                taught += self._teach_frame(profile, frame, lesson.dice, source)
+            if taught:
+                self.dice_sets.save(set_id, profile)
+            return taught
+
+    def _teach_frame(self, profile: Any, frame: Any, dice: Sequence[Any], source: str) -> int:
+        """Teach ``dice`` ((box, value, kind, corrected) each) of one photo; dice of the
+        other kind than the set's are refused (logged) and the rest still taught."""
+        from scorer.vision.profile import ProfileError, class_of
+        from scorer.vision.teaching import TaughtDie, teach_dice
+
+        named = [
+            TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), class_of(face, value), fixed)
+            for (x, y, w, h), value, face, fixed in dice
+        ]
+        try:
+            return teach_dice(self.reader, profile, frame, named, source)
+        except ProfileError as err:
+            log.warning("not taught from %s: %s", source, err)
+            self.say(str(err))
+            return 0
+
+    # -- teaching a set on purpose (/camera) --------------------------------------------
+
+    def lesson(self, set_id: str) -> dict[str, Any]:
+        """Photograph the tray and read it as the set reads now: the page shows the photo
+        with what was read, for the player to fix before ``teach_lesson``."""
+        import dataclasses
+
+        if self.dice_sets is None:
+            raise ScorerError("this table keeps no sets of dice")
+        self.dice_sets.folder(set_id)
+        if self.camera is None or self.reader is None:
+            raise CameraUnavailable(self.status.camera_message or "No camera: nothing to teach.")
+        if not self._busy_lock.acquire(blocking=False):
+            raise TableBusy("Still reading the dice: try again in a moment.")
+        try:
+            frames = self._grab()
+            reading = self._read(frames, dice_set=set_id)
+        finally:
+            self._busy_lock.release()
+        frame = frames[-1]
+        photo = self._save_photo(f"lessons/{set_id}", frame)
+        lesson_id = f"{set_id}-{len(self._lessons) + 1}-{self.rng.randrange(1 << 30):x}"
+        self._lessons[lesson_id] = (frame, photo)
+        for old in list(self._lessons)[: -self.LESSONS_KEPT]:
+            del self._lessons[old]
+        height, width = frame.shape[:2]
+        dice = [dataclasses.asdict(d) | {"box": list(d.box)} for d in reading.dice]
+        profile = self.reader.profile if hasattr(self.reader, "profile") else None
+        kind = getattr(profile, "kind", None) or _likely_kind(dice)
+        return {
+            "lesson": lesson_id,
+            "photo": photo,
+            "size": [int(width), int(height)],
+            "dice": dice,
+            "kind": kind,
+            "threshold": float(getattr(reading, "threshold", self.unsure_below)),
+        }
+
+    LESSONS_KEPT = 12
+
+    def teach_lesson(
+        self, set_id: str, lesson_id: str, dice: Sequence[dict[str, Any]], kind: str
+    ) -> dict[str, Any]:
+        """Teach the set from a lesson's photo: ``dice`` are every die on it as the
+        player settled them (``box`` as read, or ``x, y`` tapped where a missed die lies;
+        ``value``; ``read``: the value read, if any). Returns the set's summary."""
+        from statistics import median
+
+        if self.dice_sets is None or self.reader is None:
+            raise ScorerError("this table keeps no sets of dice")
+        if lesson_id not in self._lessons or not lesson_id.startswith(f"{set_id}-"):
+            raise ScorerError("that photo is no longer kept: throw and read again")
+        if kind not in ("pips", "card"):
+            raise ScorerError(f"dice are pips or card dice, not {kind!r}")
+        frame, _ = self._lessons[lesson_id]
+        boxes = [d["box"] for d in dice if d.get("box")]
+        side = median(max(b[2], b[3]) for b in boxes) if boxes else min(frame.shape[:2]) / 10
+        named = []
+        for die in dice:
+            value = die.get("value")
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+                raise ScorerError(f"a die's value is 1..6, not {value!r}")
+            if die.get("box"):
+                box = tuple(int(v) for v in die["box"])
+            else:
+                x, y = float(die["x"]), float(die["y"])
+                box = (round(x - side / 2), round(y - side / 2), round(side), round(side))
+            named.append((box, value, kind, die.get("read") != value))
+        with self._reader_lock:
+            profile = self.dice_sets.editable(set_id, self.reader, replace=True)
+            self._teach_frame_strict(profile, frame, named, f"lesson {lesson_id}")
+            self.dice_sets.save(set_id, profile)
+        return self.dice_set_summary(set_id)
+
+    def _teach_frame_strict(self, profile: Any, frame: Any, dice: Sequence[Any], source: str):
+        from scorer.vision.profile import ProfileError, class_of
+        from scorer.vision.teaching import TaughtDie, teach_dice
+
+        kinds = {face for _, _, face, _ in dice}
+        if profile.kind is not None and kinds - {profile.kind}:
+            raise ProfileError(
+                f"the set {profile.name or '(unnamed)'} holds {profile.kind} dice: "
+                f"{' and '.join(sorted(kinds))} labels belong to another set"
+            )
+        profile.forget(source)  # a lesson taught twice counts once
+        named = [
+            TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), class_of(face, value), fixed)
+            for (x, y, w, h), value, face, fixed in dice
+        ]
+        teach_dice(self.reader, profile, frame, named, source)
+
+    def dice_set_summary(self, set_id: str) -> dict[str, Any]:
+        """How many faces of each value the set has seen, and what it reads now on the
+        photos it was taught from on /camera (the lessons this table still keeps)."""
+        from scorer.vision.profile import BACKGROUND, CARDS
+
+        if self.dice_sets is None:
+            raise ScorerError("this table keeps no sets of dice")
+        with self._reader_lock:
+            self._use_dice_set(set_id)
+            profile = getattr(self.reader, "profile", None)
+            faces: dict[str, int] = {}
+            for label, n in (profile.counts() if profile is not None else {}).items():
+                if label != BACKGROUND:
+                    key = f"card:{label - CARDS + 1}" if label >= CARDS else f"pips:{label + 1}"
+                    faces[key] = n
+            reads = []
+            taught = set(profile.sources()) if profile is not None else set()
+            for lesson_id, (frame, photo) in self._lessons.items():
+                if f"lesson {lesson_id}" in taught:
+                    reading = self.reader.read(self._crop(frame))
+                    reading = self._uncrop(reading, frame)
+                    reads.append({"photo": photo, "dice": [d.to_dict() for d in reading.dice]})
+        return {
+            "set": set_id,
+            "name": self.dice_sets.name(set_id),
+            "kind": getattr(profile, "kind", None),
+            "faces": faces,
+            "crops": len(profile) if profile is not None else 0,
+            "reads": reads,
+            "problem": self.dice_sets.problem(set_id),
+        }
+
+    def forget_dice_set(self, set_id: str) -> dict[str, Any]:
+        """Forget everything a set was taught (its profile file goes; the set stays)."""
+        if self.dice_sets is None:
+            raise ScorerError("this table keeps no sets of dice")
+        with self._reader_lock:
+            folder = self.dice_sets.folder(set_id)
+            (folder / "profile.npz").unlink(missing_ok=True)
+            self.dice_sets.save(set_id, _Empty())
+        return self.dice_set_summary(set_id)
+
+    def _photo(self, relative: str) -> Any:
+        if self.photos is None:
+            return None
+        import cv2
+
+        path = (self.photos / relative).resolve()
+        if self.photos.resolve() not in path.parents:
+            return None
+        return cv2.imread(str(path), cv2.IMREAD_COLOR)
 
     # -- the tray region and the camera page ----------------------------------------
 
@@ -643,7 +890,7 @@ class Table:
             self.last_frame = frames[-1]
             if self.reader is None:
                 return {"dice": [], "unsure": [], "ms": 0, "message": self.status.camera_message}
-            reading = self._read(frames)
+            reading = self._read(frames, dice_set=self.dice_sets.chosen if self.dice_sets else None)
         finally:
             self._busy_lock.release()
         to_dict = getattr(reading, "to_dict", None)
@@ -671,14 +918,15 @@ class Table:
         ok, data = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
         return data.tobytes() if ok else None
 
-    def _save_photo(self, game_id: int, frame: Any) -> str | None:
+    def _save_photo(self, game_id: int | str, frame: Any) -> str | None:
         if self.photos is None:
             return None
         try:
             import cv2
 
             stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%f")
-            relative = Path(f"game-{game_id}") / f"{stamp}.jpg"
+            folder = f"game-{game_id}" if isinstance(game_id, int) else game_id
+            relative = Path(folder) / f"{stamp}.jpg"
             target = self.photos / relative
             target.parent.mkdir(parents=True, exist_ok=True)
             if not cv2.imwrite(str(target), frame, [cv2.IMWRITE_JPEG_QUALITY, 85]):
@@ -903,3 +1151,16 @@ __all__ = [
     "hints_available",
     "load_reader",
 ]
+
+
+class _Empty:
+    """A profile with nothing taught (``DiceSets.save`` then removes the file)."""
+
+    def __len__(self) -> int:
+        return 0
+
+
+def _likely_kind(dice: Sequence[dict[str, Any]]) -> str:
+    """The kind most dice of a reading were read as ("pips" when none was read)."""
+    cards = sum(d.get("face") == "card" for d in dice)
+    return "card" if 2 * cards > len(dice) else "pips"

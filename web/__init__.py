@@ -53,12 +53,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.config["BABEL_TRANSLATION_DIRECTORIES"] = str(compiled_translations())
     Babel(app, locale_selector=lambda: select_locale(request, app.config["LANG"]))
 
-    from web import api, events, pages, pairing
+    from web import api, dice, events, pages, pairing
 
     app.url_map.converters["int"] = StoredInteger
     pairing.init_app(app)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(dice.bp)
     app.register_blueprint(events.bp)
 
     @app.context_processor
@@ -96,4 +97,13 @@ def _build_table(config: Mapping[str, Any]) -> Any:
     db = Path(config.get("DATABASE") or default_db())
     db.parent.mkdir(parents=True, exist_ok=True)
     photos = Path(config.get("PHOTOS") or db.parent / "photos")
-    return Table(Store(db), Bus(), camera=None, reader=None, photos=photos)
+    from scorer.dice_sets import DiceSets
+
+    return Table(
+        Store(db),
+        Bus(),
+        camera=None,
+        reader=None,
+        photos=photos,
+        dice_sets=DiceSets(db.parent / "dice-sets"),
+    )

@@ -94,6 +94,7 @@ def build_table(args: argparse.Namespace) -> Any:
     from scorer.bus import Bus
     from scorer.datadir import default_db
     from scorer.devices import open_camera
+    from scorer.dice_sets import DiceSets
     from scorer.store import Store
     from scorer.table import Table, load_reader
 
@@ -119,6 +120,7 @@ def build_table(args: argparse.Namespace) -> Any:
         reader=reader,
         photos=db.parent / "photos",
         tray_file=db.parent / "tray.json",
+        dice_sets=DiceSets(db.parent / "dice-sets"),
     )
     table.frames = max(1, args.frames)
     if isinstance(reader, RendererReader):

@@ -1,0 +1,225 @@
+"""The table's sets of dice: teaching from play (a write teaches, undo takes it back),
+teaching on purpose through the API, and a damaged profile that must not stop a game.
+
+The camera is the devices' FakeCamera showing drawn throws of the logo set
+(``tests.test_vision_profile``), read by the real reader.
+"""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from scorer.bus import Bus
+from scorer.dice_sets import DiceSets, effective, turn_lessons
+from scorer.game import Setup
+from scorer.table import Table
+from scorer.vision.reader import Reader, default_model_dir
+from tests.test_vision_profile import logo_throw
+
+needs_models = pytest.mark.skipif(
+    not (default_model_dir() / "faces.onnx").is_file(),
+    reason="vision_models/*.onnx not built: run `make train`",
+)
+
+
+def row(seq: int, **event) -> dict:
+    return {"seq": seq, "at": "", "event": event}
+
+
+def test_given_a_turn_with_corrections_when_written_then_each_throw_teaches_its_settled_dice():
+    # given a turn: a throw, a correction, a re-throw with a held die, a correction, a write
+    boxes1 = [[0, 0, 10, 10], [20, 0, 10, 10], [40, 0, 10, 10]]
+    boxes2 = [None, [20, 0, 10, 10], [40, 0, 10, 10]]
+    log = [
+        row(1, type="write", cell="ones"),
+        row(2, type="throw", dice=[1, 2, 3], reading={"photo": "a.jpg", "boxes": boxes1}),
+        row(3, type="correct", index=2, value=6),
+        row(4, type="hold", held=[0]),
+        row(5, type="throw", dice=[1, 4, 4], reading={"photo": "b.jpg", "boxes": boxes2}),
+        row(6, type="correct", index=1, value=4),  # a tap confirming what was read
+        row(7, type="throw", dice=[1, 5, 5], reading=None),  # typed in: no photo
+        row(8, type="undo"),
+        row(9, type="write", cell="fours"),
+    ]
+    # when the turn's lessons are taken from the effective log
+    lessons = turn_lessons(effective(log), "pips")
+    # then both photographed throws teach, with the values settled, held dice left out
+    assert [lesson.photo for lesson in lessons] == ["a.jpg", "b.jpg"]
+    assert lessons[0].dice == (
+        ((0, 0, 10, 10), 1, "pips", False),
+        ((20, 0, 10, 10), 2, "pips", False),
+        ((40, 0, 10, 10), 6, "pips", True),
+    )
+    assert lessons[1].dice == (
+        ((20, 0, 10, 10), 4, "pips", False),
+        ((40, 0, 10, 10), 4, "pips", False),
+    )
+
+
+def test_given_sets_when_created_and_chosen_then_listed_and_remembered(tmp_path):
+    sets = DiceSets(tmp_path / "dice-sets")
+    white = sets.create("White")
+    blue = sets.create("Blue  marbled")
+    assert sets.create("white") == white  # the same name is the same set
+    assert [s["name"] for s in sets.list()] == ["Blue marbled", "White"]
+    assert sets.chosen == white
+    sets.choose(blue)
+    assert DiceSets(tmp_path / "dice-sets").chosen == blue  # across a restart
+    with pytest.raises(Exception, match="no set of dice"):
+        sets.choose("../etc")
+
+
+@pytest.fixture(scope="module")
+def real_reader():
+    if not (default_model_dir() / "faces.onnx").is_file():
+        pytest.skip("vision_models/*.onnx not built: run `make train`")
+    return Reader()
+
+
+@pytest.fixture
+def logo_table(store, camera, real_reader, tmp_path):
+    real_reader.profile = None
+    sets = DiceSets(tmp_path / "dice-sets")
+    table = Table(
+        store,
+        Bus(),
+        camera=camera,
+        reader=real_reader,
+        photos=tmp_path / "photos",
+        dice_sets=sets,
+        frames=1,
+    )
+    yield table
+    table.close()
+    real_reader.profile = None
+
+
+def sixes(reading_dice: list, values: list[int]) -> int:
+    by_x = sorted(reading_dice, key=lambda d: d[0])
+    return sum(v == 6 and d[1] == 6 for d, v in zip(by_x, values, strict=True))
+
+
+def play_throw(table: Table, camera, game_id: int, seed: int, values: list[int]):
+    camera.frame, _ = logo_throw(values, seed)
+    game = table.throw(game_id)
+    state = game.state()
+    return state
+
+
+@needs_models
+def test_given_a_game_with_a_set_when_a_misread_six_is_corrected_and_written_then_taught(
+    logo_table, camera
+):
+    table = logo_table
+    set_id = table.dice_sets.create("Logo")
+    game_id, _ = table.new_game(Setup("yahtzee", ("Anna",), dice_set=set_id))
+    for seed, cell in ((10, "sixes"), (11, "chance")):
+        values = [6, 1, 6, 3, 5]
+        # given a throw whose logo sixes the untaught set misreads
+        state = play_throw(table, camera, game_id, seed, values)
+        read = [d["value"] for d in state["dice"]]
+        if seed == 10:
+            assert read != values
+        # when the players correct every die and write the throw
+        settle(table, game_id, read, values)
+        table.write(game_id, cell)
+    # then the set was taught those dice, and the file is on disk
+    profile = table.dice_sets.profile(set_id, table.reader)
+    assert profile is not None and len(profile) == 10
+    assert (table.dice_sets.folder(set_id) / "profile.npz").is_file()
+    # and the next turn reads the logo sixes of a fresh throw right
+    state = play_throw(table, camera, game_id, 21, [6, 4, 6, 2, 1])
+    assert [d["value"] for d in state["dice"]] == [6, 4, 6, 2, 1]
+    # when the last write is undone, its lesson goes with it, and the first one stays
+    table.undo(game_id)  # the throw
+    table.undo(game_id)  # the write
+    profile = table.dice_sets.profile(set_id, table.reader)
+    assert len(profile) == 5 and len(profile.sources()) == 1
+
+
+def settle(table: Table, game_id: int, read: list[int], values: list[int]) -> None:
+    """Tap every misread die to its value and confirm the unsure ones."""
+    for i, (got, wanted) in enumerate(zip(read, values, strict=True)):
+        if got != wanted:
+            table.correct(game_id, i, wanted)
+    for i, die in enumerate(table.load(game_id).state()["dice"]):
+        if die.get("unsure"):
+            table.correct(game_id, i, die["value"])
+
+
+@needs_models
+def test_given_a_damaged_profile_when_a_game_throws_then_read_untaught_and_camera_says_why(
+    logo_table, camera, caplog
+):
+    table = logo_table
+    set_id = table.dice_sets.create("Logo")
+    (table.dice_sets.folder(set_id) / "profile.npz").write_bytes(b"half a file")
+    game_id, _ = table.new_game(Setup("yahtzee", ("Anna",), dice_set=set_id))
+    # when a throw is read with the damaged set
+    with caplog.at_level(logging.WARNING):
+        state = play_throw(table, camera, game_id, 30, [2, 3, 4, 5, 1])
+    # then it reads untaught, a log line names the problem, and the status carries it
+    assert [d["value"] for d in state["dice"]] == [2, 3, 4, 5, 1]
+    assert "reads untaught" in caplog.text
+    assert "not a readable dice profile" in table.status.extra["dice_set_problem"]
+    # and writing the throw neither crashes nor replaces the damaged file
+    table.write(game_id, "twos")
+    assert (table.dice_sets.folder(set_id) / "profile.npz").read_bytes() == b"half a file"
+
+
+@needs_models
+def test_given_the_camera_page_api_when_a_set_is_taught_and_forgotten_then_summaries_say_so(
+    logo_table, camera
+):
+    from web import create_app
+
+    client = create_app({"TABLE": logo_table, "TESTING": True}).test_client()
+    created = client.post("/api/dice-sets", json={"name": "Logo"}).get_json()
+    set_id = created["set"]
+    # when a lesson is photographed
+    camera.frame, truth = logo_throw([6, 1, 6, 3, 5, 2], 10)
+    lesson = client.post(f"/api/dice-sets/{set_id}/lesson", json={}).get_json()
+    assert len(lesson["dice"]) >= 5 and lesson["photo"].startswith(f"lessons/{set_id}/")
+    # and the player names every die (the one it missed, if any, tapped where it lies)
+    named, used = [], set()
+    for die in truth:
+        x, y = die.centre
+        near = [
+            (abs(d["box"][0] + d["box"][2] / 2 - x) + abs(d["box"][1] + d["box"][3] / 2 - y), i)
+            for i, d in enumerate(lesson["dice"])
+            if i not in used
+        ]
+        dist, i = min(near) if near else (1e9, -1)
+        value = die.label + 1
+        if dist < 30:
+            used.add(i)
+            named.append(
+                {
+                    "box": lesson["dice"][i]["box"],
+                    "value": value,
+                    "read": lesson["dice"][i]["value"],
+                }
+            )
+        else:
+            named.append({"x": x, "y": y, "value": value})
+    taught = client.post(
+        f"/api/dice-sets/{set_id}/teach",
+        json={"lesson": lesson["lesson"], "dice": named, "kind": "pips"},
+    )
+    # then the summary counts the faces seen and reads the taught photo right now
+    summary = taught.get_json()
+    assert taught.status_code == 200, summary
+    assert summary["faces"] == {"pips:1": 1, "pips:2": 1, "pips:3": 1, "pips:5": 1, "pips:6": 2}
+    assert sorted(d["value"] for d in summary["reads"][0]["dice"]) == [1, 2, 3, 5, 6, 6]
+    # and card values for this pip set are refused
+    refused = client.post(
+        f"/api/dice-sets/{set_id}/teach",
+        json={"lesson": lesson["lesson"], "dice": named, "kind": "card"},
+    )
+    assert refused.status_code == 400 and "holds pips dice" in refused.get_json()["message"]
+    # when forgotten, the set has seen nothing
+    forgotten = client.post(f"/api/dice-sets/{set_id}/forget", json={}).get_json()
+    assert forgotten["faces"] == {} and forgotten["crops"] == 0
+    assert client.get("/api/dice-sets/nope").status_code == 404
