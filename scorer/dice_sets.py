@@ -131,7 +131,7 @@ class DiceSets:
     def profile(self, set_id: str | None, reader: Any) -> Any:
         """The set's taught profile for ``reader``, or None (untaught, or unusable: then
         a log line, and ``problem(set_id)`` says why for /camera)."""
-        if set_id is None:
+        if set_id is None or not hasattr(reader, "embed"):
             return None
         with self._lock:
             path = self.folder(set_id) / "profile.npz"

@@ -223,3 +223,28 @@ def test_given_the_camera_page_api_when_a_set_is_taught_and_forgotten_then_summa
     forgotten = client.post(f"/api/dice-sets/{set_id}/forget", json={}).get_json()
     assert forgotten["faces"] == {} and forgotten["crops"] == 0
     assert client.get("/api/dice-sets/nope").status_code == 404
+
+
+@needs_models
+def test_given_sets_when_setup_and_camera_pages_are_shown_then_the_chosen_set_and_its_problem(
+    logo_table,
+):
+    from web import create_app
+
+    client = create_app({"TABLE": logo_table, "TESTING": True}).test_client()
+    white = logo_table.dice_sets.create("White")
+    logo = logo_table.dice_sets.create("Logo")
+    (logo_table.dice_sets.folder(logo) / "profile.npz").write_bytes(b"PK\x03\x04 not whole")
+    # /setup offers every set, the last one chosen first, and "no set"
+    setup = client.get("/setup").get_data(as_text=True)
+    assert f'<option value="{logo}" selected>Logo</option>' in setup
+    assert f'<option value="{white}" >White</option>' in setup
+    # /camera has the teaching step and a note saying the chosen set reads untaught, and why
+    camera = client.get("/camera").get_data(as_text=True)
+    assert "Teach my dice" in camera and "Forget these dice" in camera
+    assert "These dice read untaught:" in camera and "not a readable dice profile" in camera
+    # and a game started with a set refuses one the table does not have
+    made = client.post(
+        "/api/games", json={"ruleset": "yahtzee", "players": ["A"], "dice_set": "nope"}
+    )
+    assert made.status_code in (400, 404) and "no set of dice" in made.get_json()["message"]

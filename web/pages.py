@@ -197,9 +197,12 @@ def setup() -> str:
 
     rulesets = [get_ruleset(r).describe() for r in RULESET_IDS]
     unfinished = [g for g in table().store.games() if not g.get("finished")][:8]
+    sets = table().dice_sets
     return render_template(
         "setup.html",
         page="setup",
+        dice_sets=sets.list() if sets is not None else [],
+        chosen_set=sets.chosen if sets is not None else None,
         rulesets=rulesets,
         dice_kinds=DICE_KINDS,
         timers=TIMER_CHOICES,
@@ -215,6 +218,13 @@ def setup() -> str:
 
 @bp.get("/camera")
 def camera() -> str:
+    sets = table().dice_sets
+    summary = None
+    if sets is not None and sets.chosen is not None:
+        try:
+            summary = table().dice_set_summary(sets.chosen)
+        except ScorerError:
+            summary = None
     return render_template(
         "camera.html",
         page="camera",
@@ -222,7 +232,28 @@ def camera() -> str:
         table_status=table().status.to_dict(),
         region=table().region,
         live=bool(getattr(table().camera, "live", False)),
+        dice_sets=sets.list() if sets is not None else None,
+        chosen_set=sets.chosen if sets is not None else None,
+        teach_summary=summary,
+        teach_strings=teach_strings(),
     )
+
+
+def teach_strings() -> dict[str, str]:
+    """The words of /camera's "Teach my dice" script, in the page's language."""
+    return {
+        "untaught": _("Not taught yet."),
+        "faces": _("Faces seen: %(faces)s", faces="{faces}"),
+        "reads": _("Reads now on the taught photos: %(reads)s", reads="{reads}"),
+        "problem": _("These dice read untaught: %(problem)s", problem="{problem}"),
+        "missed": _("missed die"),
+        "read_as": _("read as %(value)s", value="{value}"),
+        "choose": _("value?"),
+        "no_die": _("no die here"),
+        "forget": _("Forget everything these dice were taught?"),
+        "name_first": _("Give the new set a name."),
+        "all_values": _("Choose a value for every die."),
+    }
 
 
 @bp.get("/camera/preview.jpg")

@@ -844,6 +844,7 @@
       }
       const timer = form.elements.timer.value;
       const body = { ruleset, players, options, dice: form.elements.dice.value, timer: timer ? Number(timer) : null };
+      if (form.elements.dice_set && form.elements.dice_set.value) body.dice_set = form.elements.dice_set.value;
       const error = $("setup-error");
       try {
         await api("/api/games", body);
