@@ -721,6 +721,61 @@ UK |= {
 }
 
 
+# -- issue 24: teach your dice (/camera's "Teach my dice", /setup's set of dice) --
+RU.update(
+    {
+        "Teach my dice": "Научить мои кости",
+        "Throw all the dice a few times. After each throw, fix every die read wrong, tap the photo where a die was missed, and confirm: the table then reads these dice as you named them, in every game played with them.": "Бросьте все кости несколько раз. После каждого броска исправьте каждую кость, прочитанную неверно, коснитесь снимка там, где кость пропущена, и подтвердите: стол будет читать эти кости так, как вы их назвали, в каждой игре с ними.",
+        "Set of dice": "Набор костей",
+        "New set": "Новый набор",
+        "e.g. blue marbled": "напр. синие мраморные",
+        "Add": "Добавить",
+        "Throw and read": "Бросить и прочитать",
+        "The throw to teach": "Бросок для обучения",
+        "Tap the photo where a die was missed.": "Коснитесь снимка там, где кость пропущена.",
+        "Forget these dice": "Забыть эти кости",
+        "Untaught (no set)": "Без обучения (без набора)",
+        "Not taught yet.": "Ещё не обучены.",
+        "Faces seen: %(faces)s": "Увидено граней: %(faces)s",
+        "Reads now on the taught photos: %(reads)s": "Сейчас читает на снимках обучения: %(reads)s",
+        "These dice read untaught: %(problem)s": "Эти кости читаются без обучения: %(problem)s",
+        "missed die": "пропущенная кость",
+        "read as %(value)s": "прочитано как %(value)s",
+        "value?": "значение?",
+        "no die here": "здесь нет кости",
+        "Forget everything these dice were taught?": "Забыть всё, чему научились эти кости?",
+        "Give the new set a name.": "Дайте новому набору имя.",
+        "Choose a value for every die.": "Выберите значение для каждой кости.",
+    }
+)
+UK.update(
+    {
+        "Teach my dice": "Навчити мої кістки",
+        "Throw all the dice a few times. After each throw, fix every die read wrong, tap the photo where a die was missed, and confirm: the table then reads these dice as you named them, in every game played with them.": "Киньте всі кістки кілька разів. Після кожного кидка виправте кожну кістку, прочитану хибно, торкніться знімка там, де кістку пропущено, і підтвердьте: стіл читатиме ці кістки так, як ви їх назвали, у кожній грі з ними.",
+        "Set of dice": "Набір кісток",
+        "New set": "Новий набір",
+        "e.g. blue marbled": "напр. сині мармурові",
+        "Add": "Додати",
+        "Throw and read": "Кинути й прочитати",
+        "The throw to teach": "Кидок для навчання",
+        "Tap the photo where a die was missed.": "Торкніться знімка там, де кістку пропущено.",
+        "Forget these dice": "Забути ці кістки",
+        "Untaught (no set)": "Без навчання (без набору)",
+        "Not taught yet.": "Ще не навчені.",
+        "Faces seen: %(faces)s": "Побачено граней: %(faces)s",
+        "Reads now on the taught photos: %(reads)s": "Зараз читає на знімках навчання: %(reads)s",
+        "These dice read untaught: %(problem)s": "Ці кістки читаються без навчання: %(problem)s",
+        "missed die": "пропущена кістка",
+        "read as %(value)s": "прочитано як %(value)s",
+        "value?": "значення?",
+        "no die here": "тут немає кістки",
+        "Forget everything these dice were taught?": "Забути все, чого навчилися ці кістки?",
+        "Give the new set a name.": "Дайте новому набору назву.",
+        "Choose a value for every die.": "Виберіть значення для кожної кістки.",
+    }
+)
+
+
 def build(template: Path, lang: str, table: dict[str, str]) -> list[str]:
     with template.open("rb") as src:
         pot = read_po(src)
