@@ -248,3 +248,63 @@ def test_given_sets_when_setup_and_camera_pages_are_shown_then_the_chosen_set_an
         "/api/games", json={"ruleset": "yahtzee", "players": ["A"], "dice_set": "nope"}
     )
     assert made.status_code in (400, 404) and "no set of dice" in made.get_json()["message"]
+
+
+@needs_models
+def test_given_a_lesson_when_a_die_is_given_by_a_tap_then_it_is_taught_where_it_lies(
+    logo_table, camera
+):
+    from web import create_app
+
+    client = create_app({"TABLE": logo_table, "TESTING": True}).test_client()
+    set_id = client.post("/api/dice-sets", json={"name": "Logo"}).get_json()["set"]
+    camera.frame, truth = logo_throw([6, 2], 12)
+    lesson = client.post(f"/api/dice-sets/{set_id}/lesson", json={}).get_json()
+    # given the die on the right named by its box, the logo six by a tap where it lies
+    right = max(lesson["dice"], key=lambda d: d["box"][0])
+    six = truth[0].centre
+    dice = [
+        {"box": right["box"], "value": 2, "read": right["value"]},
+        {"x": six[0], "y": six[1], "value": 6},
+    ]
+    # when taught
+    summary = client.post(
+        f"/api/dice-sets/{set_id}/teach", json={"lesson": lesson["lesson"], "dice": dice}
+    ).get_json()
+    # then both are taught, the tapped one as a correction cut around the tap
+    assert summary["faces"] == {"pips:2": 1, "pips:6": 1}
+    profile = logo_table.dice_sets.profile(set_id, logo_table.reader)
+    tapped = next(e for e in profile.examples if e.label == 5)
+    assert tapped.correction
+    # and the crop shows the logo die in its middle: its violet body, not the green felt
+    middle = tapped.crop[20:28, 20:28].reshape(-1, 3).mean(0)
+    assert middle[2] > middle[1]
+    # bad taps are refused by name
+    bad = client.post(
+        f"/api/dice-sets/{set_id}/teach",
+        json={"lesson": lesson["lesson"], "dice": [{"x": "left", "value": 6}]},
+    )
+    assert bad.status_code == 400 and "x and y" in bad.get_json()["message"]
+
+
+@needs_models
+def test_given_two_sets_when_one_is_taught_then_the_other_reads_as_before(logo_table, camera):
+    from tests.test_vision_reader import throw
+
+    table = logo_table
+    logo, white = table.dice_sets.create("Logo"), table.dice_sets.create("White")
+    white_throw, _ = throw([4, 2, 6, 1, 5])
+    camera.frame = white_throw
+    before = table.test_read()["dice"]
+    # when the logo set is taught from play
+    game_id, _ = table.new_game(Setup("yahtzee", ("Anna",), dice_set=logo))
+    for seed, cell in ((10, "sixes"), (11, "chance")):
+        state = play_throw(table, camera, game_id, seed, [6, 1, 6, 3, 5])
+        settle(table, game_id, [d["value"] for d in state["dice"]], [6, 1, 6, 3, 5])
+        table.write(game_id, cell)
+    assert len(table.dice_sets.profile(logo, table.reader)) == 10
+    # then a game with the white set reads the white dice exactly as before
+    table.dice_sets.choose(white)
+    camera.frame = white_throw
+    assert table.test_read()["dice"] == before
+    assert [d["value"] for d in before] == [4, 2, 6, 1, 5]

@@ -159,6 +159,21 @@ LINES += (
 )
 LINES += OPTION_HELP  # the rulesets' help for their options (web.names names the options)
 
+# -- issue 24: teach your dice (the table's sets of dice, lessons on /camera) --------------
+LINES += (
+    _l("dice_set is the id of one of the table's sets of dice, or null"),
+    _l("this table keeps no sets of dice"),
+    _l("no set of dice %(id)s"),
+    _l("a set of dice has a name of 1 to %(max)s characters"),
+    _l("a table keeps at most %(max)s sets of dice"),
+    _l("that photo is no longer kept: throw and read again"),
+    _l("dice are pips or card dice, not %(kind)s"),
+    _l("the set %(name)s holds %(kind)s dice: %(other)s labels belong to another set"),
+    _l("a die's value is 1..6, not %(value)s"),
+    _l("a die the reader missed is given by x and y on the photo"),
+    _l("No camera: nothing to teach."),
+)
+
 # Values that name a cell or a ruleset are shown by their names, not their ids.
 CELL_VALUES = {"cell"}
 RULESET_VALUES = {"ruleset"}

@@ -46,9 +46,14 @@ TURNS = 4
 #: At most this many crops of one face are kept (corrections before plain confirmations,
 #: newer before older): a night of play stays a few MB.
 MAX_PER_FACE = 40
-#: Nearest taught crops voting on a die, and how sharply closer ones count more.
+#: Nearest taught crops voting on a die (each by its nearest turn), and how sharply
+#: closer ones count more.
 NEIGHBOURS = 5
 SHARPNESS = 0.02
+#: Taught crops that look like a mistaken tap are set aside (``doubted``).
+DOUBT = 0.95
+CONTRARY = 0.9
+BACKING = 0.9
 #: Cosine similarity of a die's features to the nearest taught crop at which the taught
 #: vote starts to count: ``near`` (calibrated) for a die the network cannot name at all,
 #: ``near`` + SURE for one it names surely (a taught crop of another face of the same
@@ -123,6 +128,7 @@ class DiceProfile:
         self._probs = np.zeros((0, CLASSES), np.float32)
         self._labels = np.zeros(0, np.int64)
         self.near = NEARS[-1]
+        self._doubted = np.zeros(0, bool)  # per example: set aside as a mistaken tap
 
     def __len__(self) -> int:
         return len(self.examples)
@@ -223,25 +229,31 @@ class DiceProfile:
         if not len(self._labels) or not len(features) or self.near > 1.0:
             return probs
         unit = _unit(np.asarray(features, np.float32).reshape(len(features), -1))
-        return _voted(unit @ self._features.T, self._labels, probs, self.near)
+        sims = _per_example(unit @ self._features.T)
+        sims[:, self._doubted] = -1.0
+        return _voted(sims, self._labels[::TURNS], probs, self.near)
 
     def calibrate(self) -> float:
-        """Choose ``near`` by reading the taught crops again, each without its own four
-        turns (one upright look each, as a first look reads them)."""
+        """Set aside taught crops that look like a mistaken tap (``doubted``), then choose
+        ``near`` by reading the taught crops again, each without itself (one upright look
+        each, as a first look reads them)."""
         self.near = NEARS[-1]
+        self._doubted = np.zeros(len(self.examples), bool)
         if len(self.examples) < 2:
             return self.near
         upright = np.arange(0, len(self._labels), TURNS)
-        sims = self._features[upright] @ self._features.T
-        own = np.arange(len(upright))[:, None] == (np.arange(len(self._labels)) // TURNS)[None, :]
-        sims[own] = -1.0
+        sims = _per_example(self._features[upright] @ self._features.T)
+        np.fill_diagonal(sims, -1.0)
         wanted = self._labels[upright]
+        probs = self._probs[upright].astype(np.float64)
+        self._doubted = doubted(sims, wanted, probs)
+        sims[:, self._doubted] = -1.0
         scores = []
         for near in NEARS:
-            voted = _voted(sims, self._labels, self._probs[upright].astype(np.float64), near)
-            right = int((voted.argmax(1) == wanted).sum())
-            likely = float(np.log(np.maximum(voted[np.arange(len(wanted)), wanted], LEAST)).sum())
-            scores.append((right, likely, near))
+            voted = _voted(sims, wanted, probs, near)
+            right = int((voted.argmax(1) == wanted)[~self._doubted].sum())
+            chance = np.maximum(voted[np.arange(len(wanted)), wanted], LEAST)[~self._doubted]
+            scores.append((right, float(np.log(chance).sum()), near))
         right_alone, likely_alone, _ = scores[-1]
         fair = [(likely, near) for right, likely, near in scores if right >= right_alone]
         likely, near = max(fair, key=lambda s: (s[0], s[1]))
@@ -371,6 +383,28 @@ def _described(crops: Sequence[np.ndarray], embed: Embed) -> tuple[np.ndarray, n
     return _unit(features), np.asarray(probs, np.float32).reshape(n, CLASSES)
 
 
+def _per_example(sims: np.ndarray) -> np.ndarray:
+    """Similarities to each taught crop's nearest turn: (n, examples x TURNS) -> (n, examples)."""
+    return sims.reshape(len(sims), -1, TURNS).max(2)
+
+
+def doubted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """Which taught crops look like a mistaken tap (``sims``: taught crop to taught crop,
+    itself left out): the network does not back the label (under 0.5) and the taught
+    crops nearest to it, at least DOUBT alike, surely name another face; or the network
+    is sure (CONTRARY) of another face and no taught crop close to it (BACKING) shares
+    its label. A lone correction the network is sure against waits for a second one."""
+    rows = np.arange(len(labels))
+    votes = _voted(sims, labels, np.zeros_like(probs), -1.0)
+    own = votes[rows, labels]
+    top = sims.max(1)
+    said = probs[rows, labels]
+    outvoted = (own < 0.2) & (votes.max(1) >= 0.8) & (top >= DOUBT) & (said < 0.5)
+    backed = (own >= 0.5) & (top >= BACKING)
+    contrary = (probs.max(1) >= CONTRARY) & (probs.argmax(1) != labels) & ~backed
+    return outvoted | contrary
+
+
 def _voted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray, near: float) -> np.ndarray:
     """``probs`` (n, 13) mixed with the vote of the NEIGHBOURS most similar taught crops
     (``sims``: n rows of similarities to every taught crop, whose classes are ``labels``)."""
@@ -378,10 +412,10 @@ def _voted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray, near: float)
     nearest = np.argpartition(-sims, k - 1, axis=1)[:, :k]
     close = np.take_along_axis(sims, nearest, 1)
     top = close.max(1, keepdims=True)
-    weight = np.exp((close - top) / SHARPNESS)
+    weight = np.exp((close - top) / SHARPNESS) * (close > -1.0)
     votes = np.zeros((len(sims), CLASSES))
     np.add.at(votes, (np.arange(len(sims))[:, None], labels[nearest]), weight)
-    votes /= votes.sum(1, keepdims=True)
+    votes /= np.maximum(votes.sum(1, keepdims=True), 1e-12)
     start = near + SURE * probs.max(1, keepdims=True)
     share = np.clip((top - start) / BLEND, 0.0, 1.0)
     return (1.0 - share) * probs + share * votes

@@ -724,6 +724,17 @@ UK |= {
 # -- issue 24: teach your dice (/camera's "Teach my dice", /setup's set of dice) --
 RU.update(
     {
+        "dice_set is the id of one of the table's sets of dice, or null": "dice_set — id одного из наборов костей стола или null",
+        "this table keeps no sets of dice": "этот стол не хранит наборов костей",
+        "no set of dice %(id)s": "нет набора костей %(id)s",
+        "a set of dice has a name of 1 to %(max)s characters": "имя набора костей — от 1 до %(max)s символов",
+        "a table keeps at most %(max)s sets of dice": "стол хранит не больше %(max)s наборов костей",
+        "that photo is no longer kept: throw and read again": "этот снимок уже не хранится: бросьте и прочитайте снова",
+        "dice are pips or card dice, not %(kind)s": "кости бывают с точками или с картами, не %(kind)s",
+        "the set %(name)s holds %(kind)s dice: %(other)s labels belong to another set": "в наборе %(name)s кости вида %(kind)s: метки %(other)s — для другого набора",
+        "a die's value is 1..6, not %(value)s": "значение кости 1..6, не %(value)s",
+        "a die the reader missed is given by x and y on the photo": "пропущенная кость задаётся точкой x, y на снимке",
+        "No camera: nothing to teach.": "Нет камеры: учить не на чем.",
         "Teach my dice": "Научить мои кости",
         "Throw all the dice a few times. After each throw, fix every die read wrong, tap the photo where a die was missed, and confirm: the table then reads these dice as you named them, in every game played with them.": "Бросьте все кости несколько раз. После каждого броска исправьте каждую кость, прочитанную неверно, коснитесь снимка там, где кость пропущена, и подтвердите: стол будет читать эти кости так, как вы их назвали, в каждой игре с ними.",
         "Set of dice": "Набор костей",
@@ -750,6 +761,17 @@ RU.update(
 )
 UK.update(
     {
+        "dice_set is the id of one of the table's sets of dice, or null": "dice_set — id одного з наборів кісток столу або null",
+        "this table keeps no sets of dice": "цей стіл не зберігає наборів кісток",
+        "no set of dice %(id)s": "немає набору кісток %(id)s",
+        "a set of dice has a name of 1 to %(max)s characters": "назва набору кісток — від 1 до %(max)s символів",
+        "a table keeps at most %(max)s sets of dice": "стіл зберігає не більше %(max)s наборів кісток",
+        "that photo is no longer kept: throw and read again": "цей знімок уже не зберігається: киньте й прочитайте знову",
+        "dice are pips or card dice, not %(kind)s": "кістки бувають з очками або з картами, не %(kind)s",
+        "the set %(name)s holds %(kind)s dice: %(other)s labels belong to another set": "у наборі %(name)s кістки виду %(kind)s: мітки %(other)s — для іншого набору",
+        "a die's value is 1..6, not %(value)s": "значення кістки 1..6, не %(value)s",
+        "a die the reader missed is given by x and y on the photo": "пропущену кістку задають точкою x, y на знімку",
+        "No camera: nothing to teach.": "Немає камери: нема на чому вчити.",
         "Teach my dice": "Навчити мої кістки",
         "Throw all the dice a few times. After each throw, fix every die read wrong, tap the photo where a die was missed, and confirm: the table then reads these dice as you named them, in every game played with them.": "Киньте всі кістки кілька разів. Після кожного кидка виправте кожну кістку, прочитану хибно, торкніться знімка там, де кістку пропущено, і підтвердьте: стіл читатиме ці кістки так, як ви їх назвали, у кожній грі з ними.",
         "Set of dice": "Набір кісток",

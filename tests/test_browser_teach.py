@@ -1,0 +1,114 @@
+"""Teaching a set of dice on /camera, in Debian's chromium, and a later game reading it.
+
+A real server (the app in a waitress thread) with the devices' FakeCamera showing drawn
+throws of the logo set (``tests.test_vision_profile``: violet dice whose six is a
+maker's logo), read by the real reader with its committed models. The untaught reader
+gets the logo six wrong; the players teach two throws on /camera, start a game with the
+set on /setup, and the first throw of that game reads every logo six as a six.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.test_browser import ARGS, CHROMIUM
+from tests.test_vision_profile import logo_throw
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+TAUGHT = ((10, [6, 1, 6, 3, 5, 2]), (11, [2, 6, 4, 6, 1, 5]))
+PLAYED = (21, [6, 4, 6, 2, 1])
+
+
+@pytest.fixture
+def live(tmp_path):
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    from scorer.bus import Bus
+    from scorer.commands.serve import start_server, stop_server
+    from scorer.devices.fake import FakeCamera
+    from scorer.dice_sets import DiceSets
+    from scorer.store import Store
+    from scorer.table import Table
+    from scorer.vision.reader import Reader, default_model_dir
+    from web import create_app
+
+    if not (default_model_dir() / "faces.onnx").is_file():
+        pytest.skip("vision_models/*.onnx not built: run `make train`")
+    camera = FakeCamera(name="fake")
+    store = Store(tmp_path / "games.sqlite3")
+    table = Table(
+        store,
+        Bus(),
+        camera=camera,
+        reader=Reader(),
+        photos=tmp_path / "photos",
+        dice_sets=DiceSets(tmp_path / "dice-sets"),
+        frames=1,
+    )
+    app = create_app({"TABLE": table})
+    server, thread = start_server(app, threads=8)
+    yield {
+        "url": f"http://127.0.0.1:{server.effective_port}",
+        "table": table,
+        "camera": camera,
+        "shots": tmp_path,  # a picture of the taught page, for a person debugging a failure
+    }
+    table.close()
+    stop_server(server, thread)
+    store.close()
+    camera.close()
+
+
+def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live):
+    from playwright.sync_api import expect, sync_playwright
+
+    url, table, camera = live["url"], live["table"], live["camera"]
+    expect.set_options(timeout=20_000)
+    # given the untaught reader misreads the logo six of the throw the game will see
+    seed, played = PLAYED
+    frame, _ = logo_throw(played, seed)
+    untaught = [d.value for d in table.reader.read(frame).dice]
+    assert untaught != played
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            # when a new set is added on /camera
+            page.goto(url + "/camera")
+            expect(page.locator("#teach-summary")).to_have_text("Not taught yet.")
+            page.locator("#teach-new-name").fill("Logo dice")
+            page.locator("#teach-new").click()
+            expect(page.locator("#teach-set option:checked")).to_have_text("Logo dice")
+            # and two throws are read, fixed die by die and confirmed
+            for seed, values in TAUGHT:
+                camera.frame, _ = logo_throw(values, seed)
+                page.locator("#teach-throw").click()
+                expect(page.locator("#teach-dice select")).to_have_count(len(values))
+                expect(page.locator("#teach-image")).to_be_visible()
+                for i, value in enumerate(values):  # the dice are listed left to right
+                    page.locator(f'#teach-dice select[data-die="{i}"]').select_option(str(value))
+                page.locator("#teach-confirm").click()
+                expect(page.locator("#teach-confirm")).to_be_hidden()
+            # then the summary counts the faces it has seen and reads the taught photos right
+            summary = page.locator("#teach-summary")
+            expect(summary).to_contain_text("Faces seen: 1 ×2, 2 ×2, 3 ×1, 4 ×1, 5 ×2, 6 ×4")
+            expect(summary).to_contain_text("6 1 6 3 5 2 · 2 6 4 6 1 5")
+            page.screenshot(path=str(live["shots"] / "camera-teach.png"), full_page=True)
+
+            # when a game is started on /setup with that set (offered first) and thrown
+            page.goto(url + "/setup")
+            expect(page.locator("select[name=dice_set] option:checked")).to_have_text("Logo dice")
+            page.locator("input[name=ruleset][value=yahtzee]").check()
+            page.locator("input[name=player]").nth(0).fill("Anna")
+            page.locator("#start-button").click()
+            page.wait_for_url(url + "/play")
+            camera.frame = frame
+            page.locator("#throw-button").click()
+            # then the logo sixes the untaught reader got wrong read as sixes
+            read = page.locator("#dice .die[data-value]")
+            expect(read).to_have_count(5)
+            values = [read.nth(i).get_attribute("data-value") for i in range(5)]
+            assert values == [str(v) for v in played]
+        finally:
+            browser.close()
