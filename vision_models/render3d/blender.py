@@ -421,7 +421,7 @@ def _cylinder(name: str, radius: float, depth: float, at: tuple[float, float, fl
     bpy.ops.mesh.primitive_cylinder_add(radius=radius, depth=depth, location=at, vertices=48)
     obj = bpy.context.active_object
     obj.name = name
-    bpy.ops.object.shade_smooth()
+    bpy.ops.object.shade_smooth_by_angle(angle=math.radians(40))  # round sides, flat faces
     return obj
 
 
