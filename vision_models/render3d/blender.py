@@ -825,7 +825,7 @@ def render(
     scene.cycles.transmission_bounces = 8
     scene.cycles.caustics_reflective = False
     scene.cycles.caustics_refractive = False
-    scene.cycles.seed = plan.seed
+    scene.cycles.seed = plan.seed % 2**31  # Cycles takes a 32-bit seed
     scene.view_settings.view_transform = "AgX"
     scene.view_settings.exposure = float(rng.uniform(-0.5, 0.5))
     with tempfile.TemporaryDirectory(prefix="render3d-") as folder:
