@@ -187,17 +187,20 @@ def test_a_whole_game_through_the_pages(live):
                 f"http://{socket.gethostname()}.local:{live['port']}/play"
             )
 
-            # setup, through the page: generala without double generala = 10 cells each
-            phone.goto(url + "/setup")
-            phone.locator("input[name=ruleset][value=generala]").check()
-            phone.locator(
+            # setup, through the page, from the kiosk's own screen (it comes back to the
+            # table); generala without double generala = 10 cells each
+            small.locator("#empty .big-button").click()
+            small.wait_for_url(url + "/setup?next=/")
+            small.locator("input[name=ruleset][value=generala]").check()
+            small.locator(
                 '[data-ruleset="generala"] [data-option="double_generala"]'
             ).select_option("off")
-            players = phone.locator("input[name=player]")
+            players = small.locator("input[name=player]")
             players.nth(0).fill("Anna")
             players.nth(1).fill("Borys")
-            phone.locator("#start-button").click()
-            phone.wait_for_url(url + "/play")
+            small.locator("#start-button").click()
+            small.wait_for_url(url + "/")
+            phone.goto(url + "/play")
             game_id = table.current_game_id
             expect(kiosk.locator("#current-player")).to_contain_text("Anna")
             expect(kiosk.locator("#sheet thead")).to_contain_text("Borys")
