@@ -51,9 +51,9 @@ pi-stack: $(PI_STAMP) $(TEST_STAMP)
 	PYTHONPATH=. $(BIN)/python tests/pi_stack.py read $(PI_VENV)/readings-main.json
 	$(BIN)/python tests/pi_stack.py compare $(PI_VENV)/readings-main.json $(PI_VENV)/readings-pi.json
 
-# The README's pictures (docs/screenshots), taken by the browser test; `make test` leaves them be.
+# The README's pictures (docs/screenshots), taken by the browser tests; `make test` leaves them be.
 screenshots: $(TEST_STAMP) chromium
-	SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q tests/test_browser.py -k whole_game
+	SCREENSHOTS=docs/screenshots $(BIN)/python -m pytest -q -m browser
 
 bench: $(TEST_STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
