@@ -271,3 +271,49 @@ def test_the_command_names_bad_input_and_exits_2(
     assert "--train must not be negative" in capsys.readouterr().err
     assert main(["--sheet", str(tmp_path / "s.png"), "--root", str(tmp_path)]) == 2
     assert "no rendered photos" in capsys.readouterr().err
+
+
+# --- the faces painted on the dice -----------------------------------------------------------
+
+
+def pip_die(pips: str, emblem: str = "none") -> looks.DieLook:
+    look = looks.die_look(np.random.default_rng(11), "pips", "test")
+    return looks.DieLook(**{**look.__dict__, "pips": pips, "emblem": emblem, "emblem_on": 6})
+
+
+def count_spots(cover: np.ndarray) -> int:
+    import cv2
+
+    n, _ = cv2.connectedComponents((cover > 0.5).astype(np.uint8))
+    return n - 1
+
+
+@pytest.mark.parametrize("pips", looks.PIPS)
+def test_the_cell_a_face_is_mapped_to_shows_as_many_pips_as_its_value(pips: str) -> None:
+    from vision_models.render3d import faces
+
+    # given the atlas of a make of pip dice
+    ink, _, _ = faces.atlas(pip_die(pips), None, seed=3)
+    height, width = ink.shape[:2]
+    for value in range(1, 7):
+        # when the part of the atlas a face's UVs (0..1) land on is cut out
+        (u0, v0), (u1, v1) = faces.cell_uv(value, np.array([[0.0, 0.0], [1.0, 1.0]]))
+        cell = ink[
+            round((1 - v1) * height) : round((1 - v0) * height),
+            round(u0 * width) : round(u1 * width),
+            3,
+        ]
+        # then it holds that value's pips
+        assert cell.shape == (faces.CELL, faces.CELL)
+        assert count_spots(cell) == value
+
+
+def test_an_emblem_takes_the_place_of_its_face_only() -> None:
+    from vision_models.render3d import faces
+
+    plain = pip_die("round")
+    marked = pip_die("round", emblem="star")
+    for value in range(1, 7):
+        a = faces.pip_face(plain, value, np.random.default_rng(value))[1]
+        b = faces.pip_face(marked, value, np.random.default_rng(value))[1]
+        assert np.array_equal(a, b) == (value != 6)
