@@ -144,3 +144,26 @@ def test_a_whole_scene_renders_with_labels_inside_the_photo() -> None:
         x, y, w, h = die.box
         assert x >= 0 and y >= 0 and x + w <= width and y + h <= height
         assert 1 <= die.value <= 6 and die.face == die.look.face
+
+
+@pytest.mark.slow
+def test_a_stopped_run_carries_on_with_only_the_missing_photos(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision_models.render3d.__main__ import main
+
+    args = ["--root", str(tmp_path), "--train", "2", "--test", "1", "--max-side", "96"]
+    args += ["--samples", "1", "--threads", "2"]
+    # given a finished run of three photos, one of which was lost before its image landed
+    assert main(args) == 0
+    label = tmp_path / "labels" / "train" / "train-000001.txt"
+    first = label.read_text()
+    (tmp_path / "images" / "train" / "train-000001.jpg").unlink()
+    capsys.readouterr()
+    # when the same command runs again
+    assert main(args) == 0
+    # then only that photo is rendered, and it is the same throw with the same labels
+    out = capsys.readouterr().out
+    assert "1 photos to render" in out and "train-000001.jpg" in out
+    assert label.read_text() == first
+    assert len(list(tmp_path.glob("images/*/*.jpg"))) == 3
