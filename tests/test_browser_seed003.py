@@ -181,6 +181,8 @@ def test_a_bluff_game_through_the_pages(live):
             press_button(live["pin"])
             expect(kiosk.locator("#s3-message")).to_have_text("dice are hidden: call to reveal")
             assert table.load(table.current_game_id).dice == ()
+            expect(kiosk.locator("#s3-dice .die")).to_have_count(0)  # nothing hidden is drawn
+            expect(kiosk.locator("#s3-reveal")).to_be_hidden()
 
             # Borys calls on the kiosk; the camera reads the reveal on a press
             kiosk.locator("#s3-call").click()
@@ -197,7 +199,16 @@ def test_a_bluff_game_through_the_pages(live):
                 "Revealed: Full house. Claim: Full house K K K · 9 9."
                 " The claim holds: Borys loses a life."
             )
+            expect(kiosk.locator("#toast")).to_be_hidden()  # the hidden-turn line has gone
             shoot(kiosk, "bluff-kiosk.png")
+            small = browser.new_page(viewport={"width": 800, "height": 480})  # the Pi's 7" screen
+            small.goto(url + "/")
+            expect(small.locator("#s3-judge")).to_be_visible()
+            shoot(small, "bluff-800x480.png")
+            for part in ("#s3-photo", "#s3-verdict", "#s3-judge"):
+                found = small.locator(part).bounding_box()
+                assert found and found["y"] + found["height"] <= 480, (part, found)
+            small.close()
             phone.locator("#s3-judge").click()
             # the claimer won the call: Borys loses a life and starts the next round
             expect(kiosk.locator(".s3-player .s3-detail").nth(1)).to_have_text("♥♡")
@@ -262,6 +273,8 @@ def test_a_board_game_to_two_series_through_the_pages(live):
 
             kiosk.goto(url + "/")
             phone.goto(url + "/play")
+            small = browser.new_page(viewport={"width": 800, "height": 480})  # the Pi's 7" screen
+            small.goto(url + "/")
             expect(kiosk.locator("#s3-grid .s3-square")).to_have_count(81)
             expect(kiosk.locator("#s3-grid .s3-square.centre")).to_have_text("★")
 
@@ -304,6 +317,13 @@ def test_a_board_game_to_two_series_through_the_pages(live):
             anna_loose = [lucky] + [s for s in straights if table.load(game_id).board[s] == 0]
             expect(removable).to_have_count(len(anna_loose))
             shoot(kiosk, "board-kiosk.png")
+            # on the 7" screen the whole board and the throw button fit without scrolling
+            expect(small.locator("#s3-grid .s3-square.removable")).to_have_count(len(anna_loose))
+            for part in ("#s3-grid", "#s3-throw", "#s3-type", "#s3-undo", "#s3-prompt"):
+                found = small.locator(part).bounding_box()
+                assert found and found["y"] + found["height"] <= 480, (part, found)
+                assert found["x"] + found["width"] <= 800, (part, found)
+            shoot(small, "board-800x480.png")
             # the series' chips are protected: not lit
             expect(phone.locator('#s3-grid [data-square="2"]')).to_have_class(
                 re.compile(r"\bseries\b")

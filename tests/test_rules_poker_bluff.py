@@ -323,3 +323,13 @@ def test_the_state_never_shows_hidden_dice_and_the_log_rebuilds_the_game():
     assert again.state() | {"version": 0} == state | {"version": 0}
     # undo takes back the last claim only
     assert game.apply({"type": "undo"}).claims == ()
+
+
+def test_scorer_score_shows_a_revealed_hand(capsys):
+    import json
+
+    from scorer.cli import main
+
+    assert main(["score", "poker_bluff", "K", "K", "K", "9", "9"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown == {"hand": "full_house", "key": [5, 1], "cards": ["K", "9"]}

@@ -3,6 +3,7 @@ series, the second series' rule, protected chips, removals and whole games."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from itertools import combinations_with_replacement
 
@@ -417,3 +418,11 @@ def test_the_timer_places_the_first_fitting_square_and_the_log_rebuilds_the_game
     assert game.board.count(0) == 1
     replayed = Game.replay(game.setup, events)
     assert replayed.board == game.board and replayed.state() == game.state()
+
+
+def test_scorer_score_names_the_square_a_throw_takes(capsys):
+    from scorer.cli import main
+
+    assert main(["score", "poker_board", "9", "9", "9", "10", "10"]) == 0
+    shown = json.loads(capsys.readouterr().out)
+    assert shown == {"square": "full_house:1", "takes": ["full_house:1", "lucky:7"]}

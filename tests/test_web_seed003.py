@@ -108,3 +108,23 @@ def test_a_board_turn_through_the_api(client):
     assert response.status_code == 409
     summary = client.get("/api/games").json[0]
     assert summary["ruleset"] == "poker_board" and summary["totals"] == [0, 0]
+
+
+def test_the_pages_draw_their_own_table_and_an_unpaired_phone_only_watches(client):
+    game_id, _ = start(client, "poker_bluff")
+    client.post(f"/api/games/{game_id}/claim", json={"hand": "pair", "ranks": [6]})
+    # the kiosk: the bluff table, with the claim in the state and no dice in it
+    kiosk = client.get("/").get_data(as_text=True)
+    assert 'id="s3-picker"' in kiosk and "seed003.js" in kiosk
+    assert 'id="sheet"' not in kiosk
+    state = json.loads(
+        kiosk.split('<script id="state" type="application/json">')[1].split("</script>")[0]
+    )
+    assert state["dice"] == [] and state["bluff"]["claims"][0]["ranks"] == [6]
+    # a phone that is not paired sees the game and a pair button, no live controls
+    phone = client.get("/play", environ_base={"REMOTE_ADDR": "192.168.1.20"}).get_data(as_text=True)
+    assert 'id="pair-button"' in phone and 'data-paired="false"' in phone
+    assert 'id="s3-throw"' not in phone
+    # in Russian the words of the page are Russian
+    russian = client.get("/?lang=ru").get_data(as_text=True)
+    assert "Заявки в этом раунде" in russian

@@ -117,8 +117,9 @@ def score_throw(
 ) -> dict[str, Any]:
     """What ``dice`` give in each of ``cells`` on an empty sheet (poker_dice: the hand)."""
     values = ruleset.check_dice(dice)
-    if ruleset.kind == "duel":
-        return ruleset.describe_hand(values)  # type: ignore[attr-defined]
+    describe = getattr(ruleset, "describe_hand", None)
+    if callable(describe):  # poker_dice, poker_bluff, poker_board: a hand, not cells
+        return describe(values)
     sheet = Sheet()
     return {cell: ruleset.cell_points(cell, values, sheet, throw) for cell in cells}
 

@@ -14,7 +14,7 @@ from functools import cache
 from itertools import combinations_with_replacement
 from typing import NamedTuple
 
-from scorer.dice import check_value
+from scorer.dice import card_rank, check_value
 from scorer.errors import BadOption, ForbiddenMove, ScorerError
 from scorer.rules.base import Option, Ruleset
 from scorer.rules.poker_dice import RANKINGS, Hand, compare, hand
@@ -189,6 +189,15 @@ class PokerBluff(Ruleset):
 
     def holds(self, dice: Sequence[int], claim: Claim) -> bool:
         return holds(self.check_dice(dice), claim, self.straights)
+
+    def describe_hand(self, dice: Sequence[int]) -> dict[str, object]:
+        """A revealed hand as ``scorer score`` shows it: category, ranks and card faces."""
+        found = self.hand(dice)
+        return {
+            "hand": found.category,
+            "key": list(found.key),
+            "cards": [card_rank(v) for v in found.key],
+        }
 
     def cell_points(self, cell: str, dice: tuple[int, ...], sheet: Sheet, throw: int) -> int:
         raise ForbiddenMove("poker_bluff has no cells: claim or call")

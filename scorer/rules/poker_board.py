@@ -183,6 +183,11 @@ class PokerBoard(Ruleset):
     def owners(self, players: int) -> int:
         return 2 if self.options["teams"] else players
 
+    def describe_hand(self, dice: Sequence[int]) -> dict[str, object]:
+        """A throw as ``scorer score`` shows it: the square it names and every kind it takes."""
+        values = self.check_dice(dice)
+        return {"square": named_square(values), "takes": sorted(squares_for(values))}
+
     def cell_points(self, cell: str, dice: Dice, sheet: Sheet, throw: int) -> int:
         raise ForbiddenMove("poker_board has no cells: place a chip on the board")
 

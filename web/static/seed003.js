@@ -6,6 +6,8 @@
   const T = readJson("strings") || {};
   const W = T.seed003 || {};
   const view = document.getElementById("s3").dataset.view;
+  // an unpaired phone watches: the game is drawn, nothing on it can be tapped
+  const paired = document.getElementById("s3").dataset.paired !== "false";
   let state = readJson("state");
   let picked = null; // the hand chosen on the bluff picker, before its ranks
   let lastMessageId = 0;
@@ -114,6 +116,7 @@
       const node = el("button", {
         type: "button", class: classes.join(" "), dataset: { index: i, value: die.value },
         "aria-label": fill(W.die_n, { n: i + 1 }) + ", " + face(die.value) + (unsure.has(i) ? ", " + T.tap_to_confirm : ""),
+        disabled: !paired,
         onclick: () => openDie(i, canHold),
       }, [dieFace(die.value)]);
       if (unsure.has(i)) node.append(el("span", { class: "die-note", text: T.tap_to_confirm }));
@@ -168,7 +171,7 @@
     if (!status) return;
     const cam = $("s3-camera");
     cam.dataset.state = status.camera;
-    cam.textContent = status.camera === "ok" && status.reader === "ok" ? "" : (status.camera === "none" ? T.camera_none : status.camera_message);
+    cam.textContent = status.camera === "ok" && status.reader === "ok" ? "" : (status.camera === "none" ? T.camera_none : translate(status.camera_message));
     let text = status.busy ? T.reading : translate(status.message || "");
     if (status.pending && status.pending.game_id === state.id) {
       text = fill(T.pending, { seen: (status.pending.values || []).length, expected: status.pending.expected });
@@ -177,7 +180,7 @@
     cameraOk = !(status.camera === "none" || status.reader !== "ok");
     drawControls();
     const typed = $("s3-typed");
-    if (status.pending && status.pending.game_id === state.id && typed.hidden) {
+    if (typed && status.pending && status.pending.game_id === state.id && typed.hidden) {
       typed.hidden = false;
       $("s3-typed-dice").value = (status.pending.values || []).join(" ");
     }
@@ -194,7 +197,7 @@
     $("s3-turn").textContent = state.finished ? "" : fill(T.its_turn, { name: name(state.current_player) });
     if (state.bluff) renderBluff(); else renderBoard();
     drawStatus(state.table);
-    $("s3-undo").disabled = state.can_undo === false;
+    if (paired) $("s3-undo").disabled = state.can_undo === false;
     const banner = $("s3-banner");
     banner.hidden = !state.finished;
     if (state.finished) banner.textContent = fill(T.winners, { names: (state.winners || []).map(name).join(", ") });
@@ -218,8 +221,9 @@
     const call = $("s3-call");
     const picker = $("s3-picker");
     const revealing = b.phase === "reveal" && !state.finished;
+    $("s3").dataset.phase = revealing ? "reveal" : "claim";
     reveal.hidden = !revealing;
-    call.hidden = !b.can_call;
+    call.hidden = !b.can_call || !paired;
     if (b.can_call) {
       call.textContent = fill(W.call, { name: name(b.claimer) });
       call.onclick = () => move("/call", { player: state.current_player });
@@ -244,7 +248,7 @@
   function drawPicker(offers) {
     const picker = $("s3-picker");
     picker.replaceChildren();
-    if (!offers.length) return;
+    if (!offers.length || !paired) return;
     const hands = [...new Set(offers.map((c) => c.hand))];
     if (picked && !hands.includes(picked)) picked = null;
     if (!picked) {
@@ -288,6 +292,7 @@
         layer.append(el("button", {
           type: "button", class: "s3-box" + (unsure ? " unsure" : ""), dataset: { index: i },
           style: `left:${(100 * b[0]) / w}%;top:${(100 * b[1]) / h}%;width:${(100 * b[2]) / w}%;height:${(100 * b[3]) / h}%`,
+          disabled: !paired || state.bluff.phase !== "reveal",
           onclick: state.bluff.phase === "reveal" ? () => openDie(i, false) : null,
         }, [el("span", { text: die === undefined ? "" : face(die) })]));
       });
@@ -306,7 +311,7 @@
       verdict.textContent = fill(W.revealed, { hand: handName(r.hand), claim: claimText(r.claim) }) + " "
         + fill(r.holds ? W.holds : W.bluff, { name: name(r.loser) });
       verdict.dataset.holds = r.holds;
-      judge.hidden = false;
+      judge.hidden = !paired;
       judge.textContent = W.accept;
       judge.onclick = () => move("/judge", {});
     } else {
@@ -365,7 +370,7 @@
       if (removable.has(i)) classes.push("lit", "removable");
       if (guarded.has(i)) classes.push("series");
       if (i === g.last) classes.push("last");
-      const action = places.has(i) ? "/place" : removable.has(i) ? "/remove" : null;
+      const action = !paired ? null : places.has(i) ? "/place" : removable.has(i) ? "/remove" : null;
       grid.append(el("button", {
         type: "button", class: classes.join(" "), dataset: { square: i, hand: square ? square.hand : "centre" },
         "aria-label": squareName(square) + (chip !== null ? " · " + g.owner_names[chip] : ""),
@@ -383,12 +388,13 @@
     const made = g.made ? g.squares.find((s) => s && s.hand === g.made) : null;
     $("s3-made").textContent = made ? fill(W.made, { hand: squareName(made) }) : "";
     const pass = $("s3-pass");
-    pass.hidden = !g.can_pass;
+    pass.hidden = !g.can_pass || !paired;
     pass.textContent = W.pass;
     pass.onclick = () => move("/pass", { player: state.current_player });
   }
 
   function drawControls() {
+    if (!paired) return;
     const b = state.bluff;
     const canThrow = b
       ? b.phase === "reveal" && !state.finished
@@ -402,27 +408,31 @@
   // -- controls and live updates -------------------------------------------------------------
 
   function throwComplete() { move("/throw", {}); }
-  $("s3-throw").addEventListener("click", throwComplete);
-  if (view === "kiosk") {
-    document.addEventListener("keydown", (e) => {
-      if ((e.code === "Space" || e.key === " ") && e.target.tagName !== "INPUT") {
-        e.preventDefault();
-        if (!e.repeat) throwComplete();
-      }
+  if (paired) bindControls();
+
+  function bindControls() {
+    $("s3-throw").addEventListener("click", throwComplete);
+    if (view === "kiosk") {
+      document.addEventListener("keydown", (e) => {
+        if ((e.code === "Space" || e.key === " ") && e.target.tagName !== "INPUT") {
+          e.preventDefault();
+          if (!e.repeat) throwComplete();
+        }
+      });
+    }
+    $("s3-undo").addEventListener("click", () => move("/undo", {}));
+    $("s3-type").addEventListener("click", () => {
+      const typed = $("s3-typed");
+      typed.hidden = !typed.hidden;
+      if (!typed.hidden) $("s3-typed-dice").focus();
+    });
+    $("s3-typed").addEventListener("submit", (e) => {
+      e.preventDefault();
+      let dice = $("s3-typed-dice").value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
+      if (dice.length === 1 && /^[1-6]+$/.test(dice[0])) dice = dice[0].split("");
+      move("/throw", { dice: dice }).then(() => { $("s3-typed-dice").value = ""; });
     });
   }
-  $("s3-undo").addEventListener("click", () => move("/undo", {}));
-  $("s3-type").addEventListener("click", () => {
-    const typed = $("s3-typed");
-    typed.hidden = !typed.hidden;
-    if (!typed.hidden) $("s3-typed-dice").focus();
-  });
-  $("s3-typed").addEventListener("submit", (e) => {
-    e.preventDefault();
-    let dice = $("s3-typed-dice").value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
-    if (dice.length === 1 && /^[1-6]+$/.test(dice[0])) dice = dice[0].split("");
-    move("/throw", { dice: dice }).then(() => { $("s3-typed-dice").value = ""; });
-  });
 
   if (window.EventSource) {
     const source = new EventSource("/api/events");
