@@ -206,7 +206,7 @@ class BoardGame(Game):
 
     def state(self) -> dict[str, Any]:
         state = super().state()
-        cards = self.setup.dice == "cards"
+        cards = self.setup.dice != "pips"  # "auto" shows card faces, as the page does
         teams = bool(self.board_rules.options["teams"])
         players = self.setup.players
         owners = self.board_rules.owners(len(players))

@@ -426,3 +426,13 @@ def test_scorer_score_names_the_square_a_throw_takes(capsys):
     assert main(["score", "poker_board", "9", "9", "9", "10", "10"]) == 0
     shown = json.loads(capsys.readouterr().out)
     assert shown == {"square": "full_house:1", "takes": ["full_house:1", "lucky:7"]}
+
+
+def test_docs_show_the_board_the_game_plays_on():
+    from pathlib import Path
+
+    from scorer.rules.board_layout import markdown
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "board.md").read_text(encoding="utf-8")
+    assert markdown(cards=True) in doc and markdown(cards=False) in doc
+    assert "Random(25)" in doc and LAYOUT_SEED == 25

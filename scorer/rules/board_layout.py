@@ -73,3 +73,16 @@ def first_good_seed() -> int:
 def layout() -> tuple[str | None, ...]:
     """The board every game plays on."""
     return shuffled(LAYOUT_SEED)
+
+
+def markdown(cards: bool = True) -> str:
+    """The board as a Markdown table (docs/board.md), to print or to check a physical board."""
+    from scorer.rules.poker_board import symbol
+
+    board = layout()
+    head = "|   | " + " | ".join("ABCDEFGHI") + " |"
+    rows = [head, "|---" * (SIZE + 1) + "|"]
+    for row in range(SIZE):
+        cells = [symbol(board[row * SIZE + col], cards) or "★" for col in range(SIZE)]
+        rows.append(f"| {row + 1} | " + " | ".join(cells) + " |")
+    return "\n".join(rows) + "\n"
