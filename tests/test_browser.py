@@ -49,6 +49,7 @@ PHOTOS = {
     "02_33331": 7,  # the re-throw: the camera still sees the three held threes
     "03_12346": 12,  # Borys's first throw, from the kiosk's space bar
     "04_66462_u2": 13,  # half way, for the screenshots: die 3 unsure
+    "05_6662": 15,  # a new game's first throw, where the camera finds only four dice
 }
 
 
@@ -117,7 +118,11 @@ def live(tmp_path):
     for name, seed in PHOTOS.items():
         values = [int(v) for v in name.split("_")[1]]
         scene = render_scene(
-            np.random.default_rng(seed), 5, family="pips-white", size=(640, 480), values=values
+            np.random.default_rng(seed),
+            len(values),
+            family="pips-white",
+            size=(640, 480),
+            values=values,
         )
         assert [d.value for d in scene.dice] == values
         boxes[name] = [tuple(int(v) for v in d.box) for d in scene.dice]
@@ -362,6 +367,14 @@ def test_a_whole_game_through_the_pages(live):
             assert state["finished"] and state["winners"] == [0]
             assert sum(v is not None for v in state["sheet"][0].values()) == 10
             shoot(kiosk, "kiosk-finished.png")
+            # a reading that does not fit: the table shows what the camera saw, and where,
+            # while the dice are typed in; /history keeps that photo
+            second = api(url, "/api/games", {"ruleset": "yacht", "players": ["Anna"]})["id"]
+            api(url, f"/api/games/{second}/throw")
+            expect(kiosk.locator("#photo.pending .photo-label")).to_have_text(["6", "6", "6", "2"])
+            expect(kiosk.locator("#typed")).to_be_visible()
+            phone.goto(f"{url}/history/{second}")
+            expect(phone.locator(".log-misread .throw-photo .photo-box")).to_have_count(4)
             # the history page shows the throws read by the camera, their dice boxed on the
             # photos, with the correction
             phone.goto(f"{url}/history/{game_id}")
