@@ -129,7 +129,7 @@ def main() -> int:
                 ms.append((time.perf_counter() - t0) * 1000)
                 dice.append(len(reading.dice))
         per_die = ""
-        if np.ptp(dice) > 0:  # photos of different numbers of dice: what one more costs
+        if np.ptp(dice) >= 5:  # photos of many numbers of dice: what one more costs
             slope = float(np.polyfit(np.array(dice, float), np.array(ms), 1)[0])
             per_die = f", +{slope:.2f} ms a die"
         print(f"vision_speed: {what}, {args.backend}, 1 thread, {np.mean(dice):.1f} dice per photo")
