@@ -436,3 +436,36 @@ def test_docs_show_the_board_the_game_plays_on():
     doc = (Path(__file__).resolve().parents[1] / "docs" / "board.md").read_text(encoding="utf-8")
     assert markdown(cards=True) in doc and markdown(cards=False) in doc
     assert "Random(25)" in doc and LAYOUT_SEED == 25
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_games_keep_the_board_rules_after_every_move(seed):
+    import random
+
+    rng = random.Random(seed)
+    game = start(("Anna", "Borys", "Vera"))
+    while not game.finished:
+        game = game.apply({"type": "throw", "dice": [rng.randint(1, 6) for _ in range(5)]})
+        offered = game.options_now()
+        before = game
+        if offered["places"]:
+            square = rng.choice(offered["places"])
+            assert layout()[square] in squares_for(game.values)
+            game = game.apply({"type": "place", "square": square})
+        elif offered["removable"]:
+            square = rng.choice(offered["removable"])
+            assert removes(game.values, game.board) and game.board[square] != game.owner
+            game = game.apply({"type": "remove", "square": square})
+        else:
+            game = game.apply({"type": "pass"})
+        # then the centre stays free, every series stays whole and its chips stay put
+        assert game.board[CENTRE] is None
+        for owner, found in enumerate(game.series):
+            assert before.series[owner] == found[: len(before.series[owner])]
+            assert len(found) <= 2
+            for window in found:
+                assert all(i == CENTRE or game.board[i] == owner for i in window)
+            if len(found) == 2:
+                assert second_allowed(*found)
+        assert game.finished == any(len(found) == 2 for found in game.series)
+    assert len(game.winners()) == 1
