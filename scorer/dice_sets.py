@@ -262,7 +262,9 @@ def turn_lessons(rows: list[dict[str, Any]], dice_kind: str) -> list[ThrowLesson
         event = row["event"]
         if event.get("type") == "throw":
             close()
-            throw, values, fixed = event, [int(v) for v in event.get("dice") or []], set()
+            throw, values = event, [int(v) for v in event.get("dice") or []]
+            tapped = (event.get("reading") or {}).get("tapped") or []
+            fixed = {i for i in tapped if isinstance(i, int)}  # dice the camera missed
         elif event.get("type") == "correct" and throw is not None:
             index, value = event.get("index"), event.get("value")
             if isinstance(index, int) and 0 <= index < len(values) and isinstance(value, int):

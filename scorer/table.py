@@ -27,7 +27,8 @@ from typing import Any, Protocol
 
 from scorer import tally
 from scorer.bus import Bus
-from scorer.errors import ForbiddenMove, ScorerError
+from scorer.dice import CARD_RANKS
+from scorer.errors import BadDice, ForbiddenMove, ScorerError, StaleState
 
 log = logging.getLogger(__name__)
 
@@ -224,6 +225,7 @@ class Table:
         self.dice_sets = dice_sets
         self._reader_lock = threading.RLock()  # one reading or lesson at a time
         self._lessons: dict[str, tuple[Any, str | None]] = {}
+        self._pending_reading: Any = None  # the reading a pending throw waits with
         self._load_region()
         self._describe_devices()
 
@@ -402,6 +404,7 @@ class Table:
     def _clear_pending(self, game_id: int) -> None:
         if self.status.pending and self.status.pending.game_id == game_id:
             self.status.pending = None
+            self._pending_reading = None
 
     def throw(
         self,
@@ -415,6 +418,54 @@ class Table:
                 game_id, {"type": "throw", "dice": list(dice), "reading": None}, version
             )
         return self.capture_throw(game_id, version)
+
+    def mark_missed(
+        self, game_id: int, x: float, y: float, value: int, version: int | None = None
+    ) -> Any:
+        """A die the camera missed, tapped where it lies on the waiting reading's photo.
+
+        It joins the dice the camera saw, at the size of theirs; once as many dice lie
+        there as are in play the throw is applied, the tapped die a correction (taught
+        to the game's set of dice when the throw is written).
+        """
+        import dataclasses
+        from statistics import median
+
+        pending, reading = self.status.pending, self._pending_reading
+        if pending is None or pending.game_id != game_id or reading is None or not pending.photo:
+            raise ForbiddenMove("no reading waits for a missed die: type the dice in")
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+            raise BadDice(f"a die shows 1..6 (or 9, 10, J, Q, K, A), not {value}")
+        game = self.store.load(game_id)
+        if version is not None and version != game.version:
+            raise StaleState(f"the game moved on (version {game.version}, you saw {version})")
+        sides = [max(d.box[2], d.box[3]) for d in reading.dice]
+        if not sides:
+            raise ForbiddenMove("the camera saw no dice here: type the dice in")
+        side = float(median(sides))
+        box = (round(x - side / 2), round(y - side / 2), round(side), round(side))
+        kind = {"cards": "card"}.get(game.setup.dice, "pips")
+        if any(
+            abs(d.box[0] + d.box[2] / 2 - x) + abs(d.box[1] + d.box[3] / 2 - y) < side / 2
+            for d in reading.dice
+        ):
+            raise ForbiddenMove("a die the camera saw lies there: tap it to correct it")
+        rank = CARD_RANKS[value - 1] if kind == "card" else None
+        tapped = type(reading.dice[0])(value, kind, 1.0, box, rank)
+        dice = sorted([*reading.dice, tapped], key=lambda d: (d.box[0] + d.box[2] / 2, d.box[1]))
+        reading = dataclasses.replace(reading, dice=tuple(dice))
+        state = game.state()
+        event = self.throw_event(state, reading, pending.photo)
+        if event is None:
+            self._pending_reading = reading
+            pending.seen = [{"value": int(d.value), "box": _box_of(d)} for d in reading.dice]
+            pending.values = [int(d.value) for d in reading.dice]
+            self.publish(game_id)
+            return game
+        boxes = event["reading"]["boxes"]
+        event["reading"]["tapped"] = [i for i, b in enumerate(boxes) if b == list(box)]
+        self._pending_reading = None
+        return self.act(game_id, event, version)
 
     def correct(self, game_id: int, index: int, value: int, version: int | None = None) -> Any:
         return self.act(game_id, {"type": "correct", "index": index, "value": value}, version)
@@ -529,6 +580,7 @@ class Table:
             self.status.pending.seen = [
                 {"value": int(d.value), "box": _box_of(d)} for d in reading.dice
             ]
+            self._pending_reading = reading
             self._keep_misread(self.status.pending)
             self.say(self.status.pending.message)
             self.publish(game_id)

@@ -112,3 +112,57 @@ def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live
             assert values == [str(v) for v in played]
         finally:
             browser.close()
+
+
+def test_a_die_the_camera_missed_is_tapped_on_the_photo_and_joins_the_throw(tmp_path):
+    """The camera saw four of five dice: a tap where the fifth lies, its face, and the
+    throw is complete (the tapped die taught to the game's set once written)."""
+    if not CHROMIUM.exists():
+        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    from playwright.sync_api import expect, sync_playwright
+
+    from scorer.bus import Bus
+    from scorer.commands.serve import start_server, stop_server
+    from scorer.devices.fake import FakeCamera
+    from scorer.store import Store
+    from scorer.table import Table
+    from tests.conftest import ScriptedReader
+    from web import create_app
+
+    camera, reader, store = FakeCamera(), ScriptedReader(), Store(tmp_path / "games.sqlite3")
+    table = Table(store, Bus(), camera=camera, reader=reader, photos=tmp_path / "photos")
+    server, thread = start_server(create_app({"TABLE": table}), threads=8)
+    url = f"http://127.0.0.1:{server.effective_port}"
+    expect.set_options(timeout=20_000)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            page = browser.new_page(viewport={"width": 1280, "height": 900})
+            page.goto(url + "/setup")
+            page.locator("input[name=ruleset][value=yahtzee]").check()
+            page.locator("input[name=player]").nth(0).fill("Anna")
+            page.locator("#start-button").click()
+            page.wait_for_url(url + "/play")
+            # given a throw the camera saw only four of five dice of (boxes 24 px, 30 apart)
+            reader.queue([4, 4, 2, 3])
+            page.locator("#throw-button").click()
+            image = page.locator("#photo-image")
+            expect(page.locator("#photo .photo-box")).to_have_count(4)
+            # when the photo is tapped where the fifth die lies, and its face chosen
+            box = image.bounding_box()
+            width, height = table.last_frame.shape[1], table.last_frame.shape[0]
+            page.mouse.click(
+                box["x"] + 142 * box["width"] / width, box["y"] + 22 * box["height"] / height
+            )
+            expect(page.locator("#picker-title")).to_have_text("A die the camera missed")
+            page.locator('#picker-values [data-value="6"]').click()
+            # then the throw is complete with it
+            read = page.locator("#dice .die[data-value]")
+            expect(read).to_have_count(5)
+            assert [read.nth(i).get_attribute("data-value") for i in range(5)] == list("44236")
+            browser.close()
+    finally:
+        table.close()
+        stop_server(server, thread)
+        store.close()
+        camera.close()

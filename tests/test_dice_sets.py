@@ -308,3 +308,37 @@ def test_given_two_sets_when_one_is_taught_then_the_other_reads_as_before(logo_t
     camera.frame = white_throw
     assert table.test_read()["dice"] == before
     assert [d["value"] for d in before] == [4, 2, 6, 1, 5]
+
+
+def test_given_a_reading_short_of_a_die_when_the_missed_one_is_tapped_then_thrown_and_taught(
+    client, table, reader
+):
+    # given a five-dice game whose camera saw four dice (boxes 24 px, 30 px apart)
+    game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["A"]}).json["id"]
+    reader.queue([4, 4, 2, 3])
+    client.post(f"/api/games/{game_id}/throw", json={})
+    assert table.status.pending is not None and table.status.pending.expected == 5
+    # a tap on a die the camera saw is not a missed die
+    on_a_die = client.post(f"/api/games/{game_id}/missed", json={"x": 22, "y": 22, "value": 6})
+    assert on_a_die.status_code == 409 and "tap it to correct it" in on_a_die.json["message"]
+    # when the fifth die is tapped where it lies, right of the others, as a six
+    tapped = client.post(f"/api/games/{game_id}/missed", json={"x": 142, "y": 22, "value": 6})
+    # then the throw is applied with it, boxed where it was tapped, the pending reading gone
+    assert tapped.status_code == 200, tapped.json
+    assert [d["value"] for d in tapped.json["dice"]] == [4, 4, 2, 3, 6]
+    assert table.status.pending is None
+    throw = table.store.events(game_id)[-1]["event"]
+    assert throw["reading"]["tapped"] == [4] and throw["reading"]["boxes"][4] == [130, 10, 24, 24]
+    # and once written, the tapped die is taught as a correction, the others as read
+    client.post(f"/api/games/{game_id}/write", json={"cell": "chance"})
+    (lesson,) = turn_lessons(effective(table.store.events(game_id)), "pips")
+    assert [(value, fixed) for _, value, _, fixed in lesson.dice] == [
+        (4, False),
+        (4, False),
+        (2, False),
+        (3, False),
+        (6, True),
+    ]
+    # no reading waits any more: a tap now is refused by name
+    late = client.post(f"/api/games/{game_id}/missed", json={"x": 142, "y": 22, "value": 6})
+    assert late.status_code == 409 and "no reading waits" in late.json["message"]

@@ -197,6 +197,19 @@ def hold(game_id: int) -> Response:
     return state_of(game_id, game)
 
 
+@bp.post("/games/<int:game_id>/missed")
+def missed(game_id: int) -> Response:
+    """A die the camera missed, tapped where it lies on the waiting reading's photo."""
+    data = body()
+    x, y = data.get("x"), data.get("y")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (x, y)):
+        raise BadRequest("x and y are the tap's place on the photo, in its pixels")
+    game = table().mark_missed(
+        game_id, float(x), float(y), integer(data, "value"), version_of(data)
+    )
+    return state_of(game_id, game)
+
+
 @bp.post("/games/<int:game_id>/write")
 def write(game_id: int) -> Response:
     data = body()

@@ -52,6 +52,8 @@ def strings() -> dict[str, Any]:
         },
         "bonuses": {b: str(n) for b, n in BONUS_NAMES.items()},
         "round_n": _("Round %(n)s", n="{n}"),
+        "missed_die": _("A die the camera missed"),
+        "missed_note": _("Which face is up? It joins the dice the camera saw."),
         "throw_n": _("Throw %(n)s of %(of)s", n="{n}", of="{of}"),
         "throw_none": _("Throw the dice"),
         "round": _("Round"),

@@ -172,6 +172,10 @@ LINES += (
     _l("a die's value is 1..6, not %(value)s"),
     _l("a die the reader missed is given by x and y on the photo"),
     _l("No camera: nothing to teach."),
+    _l("no reading waits for a missed die: type the dice in"),
+    _l("the camera saw no dice here: type the dice in"),
+    _l("a die the camera saw lies there: tap it to correct it"),
+    _l("x and y are the tap's place on the photo, in its pixels"),
 )
 
 # Values that name a cell or a ruleset are shown by their names, not their ids.

@@ -365,7 +365,14 @@
   // A tap on the photo beside every box: a die the camera missed may lie there. Today the
   // dice are then typed in; a reader that learns (issue 24) can take the point instead.
   function tappedBesideTheDice(point) {
-    if (!atTable || !state || !state.photo) return;
+    if (!atTable || !state) return;
+    const pending = lastStatus && lastStatus.pending;
+    if (pending && pending.game_id === state.id && pending.photo
+        && $("photo-image").getAttribute("src") === pending.photo) {
+      openMissedPicker(point); // issue 24: the die joins the reading, and teaches the set
+      return;
+    }
+    if (!state.photo) return;
     document.body.dataset.lastPhotoTap = point.join(",");
     openTyped();
   }
@@ -711,6 +718,33 @@
       if (held.has(index)) held.delete(index); else held.add(index);
       move("/hold", { held: [...held].sort() }).catch(() => {});
     };
+    if (!picker.open) picker.showModal();
+  }
+
+  // A die the camera missed, tapped on the waiting reading's photo: which face is up?
+  function openMissedPicker(point) {
+    const picker = $("picker");
+    if (!picker) return;
+    pickerIndex = null;
+    $("picker-title").textContent = T.missed_die;
+    $("picker-note").textContent = T.missed_note;
+    const values = $("picker-values");
+    values.replaceChildren();
+    const cards = state.dice_kind === "cards";
+    for (let v = 1; v <= 6; v++) {
+      const rank = cards ? RANKS[v - 1] : null;
+      values.append(el("button", {
+        type: "button",
+        class: "die pick" + (rank ? " card" : ""),
+        "aria-label": rank || String(v),
+        dataset: { value: v },
+        onclick: () => {
+          picker.close();
+          move("/missed", { x: point[0], y: point[1], value: v }).catch(() => {});
+        },
+      }, [dieFace(v, rank)]));
+    }
+    $("picker-hold").hidden = true;
     if (!picker.open) picker.showModal();
   }
 
