@@ -342,3 +342,23 @@ def test_given_a_reading_short_of_a_die_when_the_missed_one_is_tapped_then_throw
     # no reading waits any more: a tap now is refused by name
     late = client.post(f"/api/games/{game_id}/missed", json={"x": 142, "y": 22, "value": 6})
     assert late.status_code == 409 and "no reading waits" in late.json["message"]
+
+
+def test_given_taught_sets_when_backed_up_then_the_copy_carries_them(tmp_path, capsys):
+    from scorer.cli import main
+    from scorer.store import Store
+
+    # given a database with a set of dice beside it, its profile on disk
+    Store(tmp_path / "scorer.sqlite3").close()
+    sets = DiceSets(tmp_path / "dice-sets")
+    logo = sets.create("Logo")
+    (sets.folder(logo) / "profile.npz").write_bytes(b"taught crops")
+    # when the table is backed up
+    target = tmp_path / "backup" / "copy.sqlite3"
+    target.parent.mkdir()
+    assert main(["backup", str(target), "--db", str(tmp_path / "scorer.sqlite3")]) == 0
+    # then the sets of dice travel with the games, beside the copy
+    copied = tmp_path / "backup" / "copy.sqlite3.dice-sets" / logo
+    assert (copied / "profile.npz").read_bytes() == b"taught crops"
+    assert DiceSets(copied.parent).chosen == logo
+    assert "sets of dice" in capsys.readouterr().out

@@ -47,6 +47,13 @@ def _export(args: argparse.Namespace) -> int:
 def _backup(args: argparse.Namespace) -> int:
     target = stored_games(args).backup(args.destination)
     print(f"backed up to {target}")
+    sets = (Path(args.db) if args.db else default_db()).parent / "dice-sets"
+    if sets.is_dir() and any(sets.iterdir()):
+        import shutil
+
+        copy = target.with_name(target.name + ".dice-sets")
+        shutil.copytree(sets, copy, ignore=shutil.ignore_patterns("*.tmp", ".profile-*"))
+        print(f"the table's sets of dice (taught profiles) copied to {copy}")
     return 0
 
 
@@ -65,7 +72,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     export.add_argument("--db", help=db_help)
     export.set_defaults(run=_export)
 
-    backup = sub.add_parser("backup", help="a consistent copy of the database, safe while serving")
+    backup = sub.add_parser(
+        "backup",
+        help="a consistent copy of the database, safe while serving (and of the taught dice sets)",
+    )
     backup.add_argument("destination", help="the new file to write")
     backup.add_argument("--db", help=db_help)
     backup.set_defaults(run=_backup)
