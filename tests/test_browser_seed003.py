@@ -263,7 +263,12 @@ def test_a_board_game_to_two_series_through_the_pages(live):
             game_id = api(
                 url,
                 "/api/games",
-                {"ruleset": "poker_board", "players": ["Anna", "Borys"], "dice": "cards"},
+                {
+                    "ruleset": "poker_board",
+                    "players": ["Anna", "Borys"],
+                    "dice": "cards",
+                    "timer": 600,
+                },
             )["id"]
             base = f"/api/games/{game_id}"
 
@@ -277,6 +282,7 @@ def test_a_board_game_to_two_series_through_the_pages(live):
             small.goto(url + "/")
             expect(kiosk.locator("#s3-grid .s3-square")).to_have_count(81)
             expect(kiosk.locator("#s3-grid .s3-square.centre")).to_have_text("★")
+            expect(kiosk.locator("#s3-timer")).to_have_text(re.compile(r"^(10:00|9:[0-5]\d)$"))
 
             # Anna types 9 9 9 10 10 on the phone: a full house of 9 that sums to 7
             phone.locator("#s3-type").click()

@@ -128,3 +128,23 @@ def test_the_pages_draw_their_own_table_and_an_unpaired_phone_only_watches(clien
     # in Russian the words of the page are Russian
     russian = client.get("/?lang=ru").get_data(as_text=True)
     assert "Заявки в этом раунде" in russian
+
+
+def test_the_turn_timer_plays_a_board_turn_and_leaves_a_bluff_claim_to_the_player(table):
+    import time
+
+    from scorer.game import Setup
+
+    board_id, _ = table.new_game(Setup("poker_board", ("Anna", "Borys"), timer=30))
+    table.view(board_id)  # the page's first look starts the turn's clock
+    # when the turn's time is up, a virtual throw is made and its chip placed
+    assert table.tick(now=time.time() + 31)
+    game = table.load(board_id)
+    assert game.player == 1 and sum(chip == 0 for chip in game.board) == 1
+    events = [e["event"] for e in table.store.events(board_id)]
+    assert [e["type"] for e in events] == ["throw", "place"] and events[0]["virtual"]
+    # a bluff claim is never made for a player
+    bluff_id, _ = table.new_game(Setup("poker_bluff", ("Anna", "Borys"), timer=30))
+    table.view(bluff_id)
+    table.tick(now=time.time() + 31)
+    assert table.store.events(bluff_id) == []

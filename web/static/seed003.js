@@ -195,6 +195,10 @@
     if (next.ruleset !== state.ruleset || (!next.bluff && !next.board)) { window.location.reload(); return; }
     state = next;
     $("s3-turn").textContent = state.finished ? "" : fill(T.its_turn, { name: name(state.current_player) });
+    const timer = state.timer;
+    deadlineAt = timer && timer.remaining !== undefined && timer.remaining !== null
+      ? Date.now() + timer.remaining * 1000 : null;
+    tickTimer();
     if (state.bluff) renderBluff(); else renderBoard();
     drawStatus(state.table);
     if (paired) $("s3-undo").disabled = state.can_undo === false;
@@ -202,6 +206,18 @@
     banner.hidden = !state.finished;
     if (state.finished) banner.textContent = fill(T.winners, { names: (state.winners || []).map(name).join(", ") });
   }
+
+  // the turn timer, when the table set one: the board's timer places a chip on expiry
+  let deadlineAt = null;
+  function tickTimer() {
+    const box = $("s3-timer");
+    if (!deadlineAt || state.finished) { box.hidden = true; return; }
+    const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+    box.hidden = false;
+    box.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+    box.classList.toggle("low", left <= 10);
+  }
+  setInterval(tickTimer, 250);
 
   // -- bluff -------------------------------------------------------------------------------
 
