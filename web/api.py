@@ -1,7 +1,9 @@
 """The JSON API the pages use, and phones or scripts can too (``/api/openapi.json``).
 
 Every state-changing request is a JSON POST in this blueprint, so pairing and
-CSRF checks (issue 7) go in one place. Errors are JSON with a message: 400 bad
+CSRF checks (issue 7) go in one place. Each route's ``@operation`` names the model of
+its body (:mod:`web.schema`), which checks the request and describes it in
+``/api/openapi.json`` (:mod:`web.openapi`). Errors are JSON with a message: 400 bad
 input, 404 unknown game, 409 a move the rules forbid now (a stale ``version``
 also gets the fresh state); the state never changes on an error.
 """
@@ -9,67 +11,42 @@ also gets the fresh state); the state never changes on an error.
 from __future__ import annotations
 
 import contextlib
-import json
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from scorer.errors import (
-    BadDice,
-    ForbiddenMove,
-    ScorerError,
-    UnknownGame,
+from scorer.errors import ForbiddenMove, ScorerError, UnknownGame
+from web.openapi import BAD, FORBIDDEN, UNKNOWN, Reply, document, operation
+from web.schema import (
+    CellMove,
+    Claim,
+    Correction,
+    Created,
+    DiceSet,
+    Error,
+    Export,
+    Hold,
+    Missed,
+    Move,
+    NewGame,
+    Nothing,
+    Region,
+    Square,
+    State,
+    Table,
+    Throw,
+    Turn,
 )
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-OPENAPI = Path(__file__).parent / "openapi.json"
-
-
-class BadRequest(ScorerError):
-    """The request itself is malformed (not JSON, wrong types)."""
+STATE = Reply("the whole state of the game", State)
+#: The answers of a move on a game.
+MOVE = {200: STATE, 400: BAD, 404: UNKNOWN, 409: FORBIDDEN}
 
 
 def table() -> Any:
     return current_app.config["TABLE"]
-
-
-def body() -> dict[str, Any]:
-    """The request's JSON object; an empty body is an empty object."""
-    raw = request.get_data(cache=True)
-    if not raw.strip():
-        return {}
-    try:
-        data = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as err:
-        raise BadRequest(f"the body is not JSON: {err}") from err
-    if not isinstance(data, dict):
-        raise BadRequest('the body is a JSON object, e.g. {"cell": "twos"}')
-    return data
-
-
-def version_of(data: dict[str, Any]) -> int | None:
-    version = data.get("version")
-    if version is None:
-        return None
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise BadRequest("version is the integer the state carried")
-    return version
-
-
-def integer(data: dict[str, Any], key: str) -> int:
-    value = data.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadRequest(f"{key} is an integer, not {value!r}")
-    return value
-
-
-def text(data: dict[str, Any], key: str) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value:
-        raise BadRequest(f"{key} is a non-empty string, not {value!r}")
-    return value
 
 
 @bp.errorhandler(ScorerError)
@@ -108,11 +85,15 @@ def state_of(game_id: int, game: Any = None) -> Response:
 
 
 @bp.get("/openapi.json")
+@operation("this document", {200: Reply("OpenAPI 3.1")})
 def openapi() -> Response:
-    return Response(OPENAPI.read_text(encoding="utf-8"), mimetype="application/json")
+    if "openapi" not in current_app.extensions:  # the routes are fixed once the app serves
+        current_app.extensions["openapi"] = document(current_app)
+    return jsonify(current_app.extensions["openapi"])
 
 
 @bp.get("/rulesets")
+@operation("every ruleset with its cells and options", {200: Reply("list of rulesets")})
 def rulesets() -> Response:
     from scorer.rules import RULESET_IDS, get_ruleset
 
@@ -120,28 +101,35 @@ def rulesets() -> Response:
 
 
 @bp.get("/games")
+@operation(
+    "every stored game, newest first (id, ruleset, players, created, finished, winners, totals)",
+    {200: Reply("game summaries")},
+)
 def games() -> Response:
     return jsonify(table().store.games())
 
 
 @bp.post("/games")
-def create_game() -> tuple[Response, int]:
-    from scorer.game import Setup
-
-    data = body()
-    setup = Setup.from_dict(data)
-    game_id, game = table().new_game(setup)
+@operation(
+    "start a game; it becomes the table's current game",
+    {201: Reply("{id, state}", Created), 400: BAD},
+    body=NewGame,
+)
+def create_game(body: NewGame) -> tuple[Response, int]:
+    game_id, game = table().new_game(body.setup())
     response = jsonify({"id": game_id, "state": table().view(game_id, game)})
     response.headers["Location"] = f"/api/games/{game_id}"
     return response, 201
 
 
 @bp.get("/games/<int:game_id>")
+@operation("the whole state of a game", {200: STATE, 404: UNKNOWN})
 def game_state(game_id: int) -> Response:
     return state_of(game_id)
 
 
 @bp.get("/games/current")
+@operation("the table's current game", {200: STATE, 404: UNKNOWN})
 def current_game() -> Response:
     current = table().current()
     if current is None:
@@ -150,99 +138,105 @@ def current_game() -> Response:
 
 
 @bp.post("/games/<int:game_id>/select")
+@operation("make a stored game the table's current one (resume)", {200: STATE, 404: UNKNOWN})
 def select_game(game_id: int) -> Response:
     return state_of(game_id, table().select(game_id))
 
 
 @bp.post("/games/<int:game_id>/throw")
-def throw(game_id: int) -> Response:
-    data = body()
-    dice = data.get("dice")
-    if dice is not None:
-        if not isinstance(dice, list) or not dice:
-            raise BadDice("dice: a list of values, e.g. [4, 4, 2, 3, 5]")
-        from scorer.dice import parse_die
-
-        values = [parse_die(v) for v in dice]
-        game = table().throw(game_id, values, version_of(data))
-    else:
+@operation(
+    "a throw: no body captures from the camera as the button does; `dice` typed in by hand",
+    MOVE,
+    body=Throw,
+    description=(
+        "Without `dice`: 409 when there is no camera or reader (type the dice in), or while "
+        "a reading already runs. A reading whose count does not fit stores nothing and sets "
+        "`table.pending` (type the dice in)."
+    ),
+)
+def throw(game_id: int, body: Throw) -> Response:
+    if body.dice is None:
         table().load(game_id)  # 404 before "no camera"
-        game = table().throw(game_id, None, version_of(data))
-    return state_of(game_id, game)
+    return state_of(game_id, table().throw(game_id, body.dice, body.version))
 
 
 @bp.post("/games/<int:game_id>/dice/<int:index>")
-def correct(game_id: int, index: int) -> Response:
-    from scorer.dice import parse_die
-
-    data = body()
-    if "value" not in data:
-        raise BadRequest('value is the die as it lies, e.g. {"value": 6}')
-    value = data["value"]
-    if isinstance(value, bool) or not isinstance(value, int | str):
-        raise BadDice(f"a die shows 1..6 (or 9, 10, J, Q, K, A), not {value!r}")
-    game = table().correct(game_id, index, parse_die(value), version_of(data))
-    return state_of(game_id, game)
+@operation("correct (or confirm) a die of the current throw", MOVE, body=Correction)
+def correct(game_id: int, index: int, body: Correction) -> Response:
+    return state_of(game_id, table().correct(game_id, index, body.value, body.version))
 
 
 @bp.post("/games/<int:game_id>/hold")
-def hold(game_id: int) -> Response:
-    data = body()
-    held = data.get("held")
-    if not isinstance(held, list) or any(
-        isinstance(i, bool) or not isinstance(i, int) for i in held
-    ):
-        raise BadRequest('held is a list of dice indexes, e.g. {"held": [0, 1]}')
-    game = table().hold(game_id, held, version_of(data))
-    return state_of(game_id, game)
+@operation("the dice kept before the next throw", MOVE, body=Hold)
+def hold(game_id: int, body: Hold) -> Response:
+    return state_of(game_id, table().hold(game_id, body.held, body.version))
 
 
 @bp.post("/games/<int:game_id>/missed")
-def missed(game_id: int) -> Response:
+@operation(
+    "a die the camera missed, tapped where it lies on the waiting reading's photo (issue 24): "
+    "it joins the dice seen; with as many dice as in play the throw applies, the tapped die a "
+    "correction the game's set of dice learns",
+    {
+        200: STATE,
+        400: BAD,
+        404: UNKNOWN,
+        409: Reply(
+            "no reading waits for a missed die, a die the camera saw lies there, or a stale "
+            "version",
+            Error,
+        ),
+    },
+    body=Missed,
+)
+def missed(game_id: int, body: Missed) -> Response:
     """A die the camera missed, tapped where it lies on the waiting reading's photo."""
-    data = body()
-    x, y = data.get("x"), data.get("y")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in (x, y)):
-        raise BadRequest("x and y are the tap's place on the photo, in its pixels")
-    game = table().mark_missed(
-        game_id, float(x), float(y), integer(data, "value"), version_of(data)
-    )
+    game = table().mark_missed(game_id, body.x, body.y, body.value, body.version)
     return state_of(game_id, game)
 
 
 @bp.post("/games/<int:game_id>/write")
-def write(game_id: int) -> Response:
-    data = body()
-    game = table().write(game_id, text(data, "cell"), version_of(data))
-    return state_of(game_id, game)
+@operation(
+    "write the current dice into a cell (poker_dice: cell `hand` stands)", MOVE, body=CellMove
+)
+def write(game_id: int, body: CellMove) -> Response:
+    return state_of(game_id, table().write(game_id, body.cell, body.version))
 
 
 @bp.post("/games/<int:game_id>/scratch")
-def scratch(game_id: int) -> Response:
-    data = body()
-    game = table().scratch(game_id, text(data, "cell"), version_of(data))
-    return state_of(game_id, game)
+@operation("strike a cell (0, or what the ruleset charges)", MOVE, body=CellMove)
+def scratch(game_id: int, body: CellMove) -> Response:
+    return state_of(game_id, table().scratch(game_id, body.cell, body.version))
 
 
 @bp.post("/games/<int:game_id>/commit")
-def commit(game_id: int) -> Response:
-    data = body()
-    event = {"type": "commit", "cell": text(data, "cell")}
-    return state_of(game_id, table().act(game_id, event, version_of(data)))
+@operation("poker_ru part 1: the number played this turn", MOVE, body=CellMove)
+def commit(game_id: int, body: CellMove) -> Response:
+    event = {"type": "commit", "cell": body.cell}
+    return state_of(game_id, table().act(game_id, event, body.version))
 
 
 @bp.post("/games/<int:game_id>/extra_round")
-def extra_round(game_id: int) -> Response:
-    data = body()
-    return state_of(game_id, table().act(game_id, {"type": "extra_round"}, version_of(data)))
+@operation("poker_ru: agree one more round after the sheet is full", MOVE, body=Move)
+def extra_round(game_id: int, body: Move) -> Response:
+    return state_of(game_id, table().act(game_id, {"type": "extra_round"}, body.version))
 
 
 @bp.post("/games/<int:game_id>/rematch")
-def rematch(game_id: int) -> tuple[Response, int]:
+@operation(
+    "A finished game again: the same players and rules, the winner starting (201, the new game)",
+    {
+        201: Reply("the new game: {id, state}", Created),
+        400: BAD,
+        404: UNKNOWN,
+        409: Reply("the game is not finished", Error),
+    },
+    body=Nothing,
+)
+def rematch(game_id: int, body: Nothing) -> tuple[Response, int]:
     """The same players and rules again, the winner first (a tie: the first winner)."""
     from scorer.game import Setup
 
-    body()
     game = table().load(game_id)
     if not game.finished:
         raise ForbiddenMove("a rematch follows a finished game")
@@ -259,89 +253,111 @@ def rematch(game_id: int) -> tuple[Response, int]:
 # -- seed 003's bluff and board (issue 27) ----------------------------------------------
 
 
-def seat(data: dict[str, Any]) -> dict[str, Any]:
+def seat(player: int | None) -> dict[str, Any]:
     """The player the page believes is moving, when it says: a move out of turn is refused."""
-    return {} if data.get("player") is None else {"player": integer(data, "player")}
+    return {} if player is None else {"player": player}
 
 
 @bp.post("/games/<int:game_id>/claim")
-def claim(game_id: int) -> Response:
+@operation("poker_bluff: announce a hand strictly higher than the last claim", MOVE, body=Claim)
+def claim(game_id: int, body: Claim) -> Response:
     """poker_bluff: announce a hand higher than the last claim."""
-    data = body()
-    ranks = data.get("ranks")
-    if not isinstance(ranks, list):
-        raise BadRequest('ranks is a list of values, e.g. {"hand": "full_house", "ranks": [5, 1]}')
-    from scorer.dice import parse_die
-
-    event = {"type": "claim", "hand": text(data, "hand"), "ranks": [parse_die(r) for r in ranks]}
-    return state_of(game_id, table().act(game_id, event | seat(data), version_of(data)))
+    event = {"type": "claim", "hand": body.hand, "ranks": body.ranks} | seat(body.player)
+    return state_of(game_id, table().act(game_id, event, body.version))
 
 
 @bp.post("/games/<int:game_id>/call")
-def call(game_id: int) -> Response:
+@operation(
+    "poker_bluff: call the last claim; the dice are revealed (camera or typed)", MOVE, body=Turn
+)
+def call(game_id: int, body: Turn) -> Response:
     """poker_bluff: call the last claim; the dice are then revealed to the camera."""
-    data = body()
-    event = {"type": "call"} | seat(data)
-    return state_of(game_id, table().act(game_id, event, version_of(data)))
+    event = {"type": "call"} | seat(body.player)
+    return state_of(game_id, table().act(game_id, event, body.version))
 
 
 @bp.post("/games/<int:game_id>/judge")
-def judge(game_id: int) -> Response:
+@operation("poker_bluff: accept the revealed dice; the round's loser loses a life", MOVE, body=Move)
+def judge(game_id: int, body: Move) -> Response:
     """poker_bluff: accept the revealed dice; the loser of the round loses a life."""
-    data = body()
-    return state_of(game_id, table().act(game_id, {"type": "judge"}, version_of(data)))
+    return state_of(game_id, table().act(game_id, {"type": "judge"}, body.version))
 
 
 @bp.post("/games/<int:game_id>/place")
-def place(game_id: int) -> Response:
+@operation("poker_board: place a chip on a free square the dice take", MOVE, body=Square)
+def place(game_id: int, body: Square) -> Response:
     """poker_board: a chip on a free square the dice take."""
-    data = body()
-    event = {"type": "place", "square": integer(data, "square")} | seat(data)
-    return state_of(game_id, table().act(game_id, event, version_of(data)))
+    event = {"type": "place", "square": body.square} | seat(body.player)
+    return state_of(game_id, table().act(game_id, event, body.version))
 
 
 @bp.post("/games/<int:game_id>/remove")
-def remove(game_id: int) -> Response:
+@operation(
+    "poker_board: a straight or full house, once their squares are full, removes an "
+    "opponent's chip not in a finished series",
+    MOVE,
+    body=Square,
+)
+def remove(game_id: int, body: Square) -> Response:
     """poker_board: a straight or full house takes an opponent's unprotected chip."""
-    data = body()
-    event = {"type": "remove", "square": integer(data, "square")} | seat(data)
-    return state_of(game_id, table().act(game_id, event, version_of(data)))
+    event = {"type": "remove", "square": body.square} | seat(body.player)
+    return state_of(game_id, table().act(game_id, event, body.version))
 
 
 @bp.post("/games/<int:game_id>/pass")
-def pass_turn(game_id: int) -> Response:
+@operation("poker_board: no square fits the dice: no chip this turn", MOVE, body=Turn)
+def pass_turn(game_id: int, body: Turn) -> Response:
     """poker_board: no square fits these dice: no chip this turn."""
-    data = body()
-    event = {"type": "pass"} | seat(data)
-    return state_of(game_id, table().act(game_id, event, version_of(data)))
+    event = {"type": "pass"} | seat(body.player)
+    return state_of(game_id, table().act(game_id, event, body.version))
 
 
 @bp.post("/games/<int:game_id>/undo")
-def undo(game_id: int) -> Response:
-    data = body()
-    return state_of(game_id, table().undo(game_id, version_of(data)))
+@operation("undo the last effective action", MOVE, body=Move)
+def undo(game_id: int, body: Move) -> Response:
+    return state_of(game_id, table().undo(game_id, body.version))
 
 
 @bp.get("/games/<int:game_id>/export")
-def export(game_id: int) -> Response:
+@operation(
+    "the game's log as a file: format=json (default) or csv",
+    {
+        200: Reply("the file"),
+        400: Reply("bad format", Error),
+        404: UNKNOWN,
+    },
+    query=Export,
+)
+def export(game_id: int, query: Export) -> Response:
     """The game's log as a file to keep: ``?format=json`` (default) or ``csv``."""
-    fmt = request.args.get("format", "json")
-    if fmt not in ("json", "csv"):
-        raise BadRequest("format is json or csv")
-    text = table().store.export(game_id, fmt)
-    mimetype = "text/csv" if fmt == "csv" else "application/json"
+    text = table().store.export(game_id, query.format)
+    mimetype = "text/csv" if query.format == "csv" else "application/json"
     response = Response(text, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="game-{game_id}.{fmt}"'
+    response.headers["Content-Disposition"] = (
+        f'attachment; filename="game-{game_id}.{query.format}"'
+    )
     return response
 
 
 @bp.get("/games/<int:game_id>/events")
+@operation(
+    "the game's log: each event with seq and time (throws keep photo, reading, confidence)",
+    {200: Reply("[{seq, at, event}]"), 404: UNKNOWN},
+)
 def game_events(game_id: int) -> Response:
     table().load(game_id)
     return jsonify(table().store.events(game_id))
 
 
 @bp.get("/games/<int:game_id>/hint")
+@operation(
+    "the strategy's advice for the current throw",
+    {
+        200: Reply("choices, best first"),
+        404: Reply("unknown game, or no hint engine installed", Error),
+        409: Reply("no throw yet", Error),
+    },
+)
 def hint(game_id: int) -> tuple[Response, int] | Response:
     """The strategy's advice for the current dice, best first (top three)."""
     game = table().load(game_id)
@@ -364,6 +380,14 @@ def hint(game_id: int) -> tuple[Response, int] | Response:
 
 
 @bp.get("/games/<int:game_id>/review")
+@operation(
+    "what each decision of a finished game cost against optimal play",
+    {
+        200: Reply("per player: points lost in all, every decision priced, the three costliest"),
+        404: Reply("unknown game, or a ruleset the strategy does not solve", Error),
+        409: Reply("the game is not over, or its table is being computed", Error),
+    },
+)
 def review(game_id: int) -> tuple[Response, int] | Response:
     """What each decision of a finished game cost against optimal play, per player."""
     from scorer.strategy import prepare
@@ -381,41 +405,69 @@ def review(game_id: int) -> tuple[Response, int] | Response:
 
 
 @bp.get("/fairness")
-def fairness() -> Response:
+@operation(
+    "each dice set's face counts over every stored camera throw, and a chi-square verdict",
+    {200: Reply("one verdict per dice set")},
+    query=DiceSet,
+)
+def fairness(query: DiceSet) -> Response:
     """Each dice set's face counts over every stored camera throw, and the chi-square verdict."""
     from scorer.fairness import table_fairness
 
-    dice_set = request.args.get("set") or None
-    return jsonify({"sets": [f.to_dict() for f in table_fairness(table().store, dice_set)]})
+    sets = table_fairness(table().store, query.set or None)
+    return jsonify({"sets": [f.to_dict() for f in sets]})
 
 
 # -- the table itself ------------------------------------------------------------------
 
 
 @bp.get("/table")
+@operation(
+    "the table itself: camera, reader, busy, last message, pending reading",
+    {200: Reply("table status", Table)},
+)
 def table_status() -> Response:
     return jsonify(table().status.to_dict() | {"current_game": table().current_game_id})
 
 
 @bp.post("/press")
-def press() -> Response:
+@operation(
+    "a 'throw complete' press for the current game, as the push button (answers at once; "
+    "the reading runs in the background)",
+    {
+        200: Reply(
+            "{accepted, table}: accepted false when ignored (reading running, bounce, no camera)"
+        ),
+        400: BAD,
+    },
+    body=Nothing,
+)
+def press(body: Nothing) -> Response:
     """The kiosk's space bar: the same as the push button."""
-    body()
     accepted = table().press("web")
     return jsonify({"accepted": accepted, "table": table().status.to_dict()})
 
 
 @bp.post("/camera/region")
-def camera_region() -> Response:
-    data = body()
-    region = data.get("region")
-    if region is not None and not isinstance(region, list):
-        raise BadRequest("region is [x, y, w, h] as fractions of the picture, or null")
-    table().set_region(region)
+@operation(
+    "the tray region [x, y, w, h] as fractions of the picture, or null for all of it",
+    {200: Reply("{region}"), 400: BAD},
+    body=Region,
+)
+def camera_region(body: Region) -> Response:
+    table().set_region(body.region)
     return jsonify({"region": table().region})
 
 
 @bp.post("/camera/read")
-def camera_read() -> Response:
-    body()
+@operation(
+    "capture and read without touching any game (the camera page's test read)",
+    {
+        200: Reply("{dice: [{value, face, confidence, box, rank?}], unsure, ms, size}"),
+        400: BAD,
+        409: FORBIDDEN,
+    },
+    body=Nothing,
+)
+def camera_read(body: Nothing) -> Response:
     return jsonify(table().test_read())

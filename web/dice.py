@@ -14,7 +14,8 @@ from flask import Blueprint, Response, current_app, jsonify
 
 from scorer.dice_sets import UnknownDiceSet
 from scorer.errors import ForbiddenMove, ScorerError
-from web.api import BadRequest, body, text
+from web.openapi import BAD, Reply, operation
+from web.schema import DiceSetName, Error, Lesson, Nothing
 
 bp = Blueprint("dice", __name__, url_prefix="/api/dice-sets")
 
@@ -38,51 +39,79 @@ def scorer_error(err: ScorerError) -> tuple[Response, int]:
     return jsonify({"error": type(err).__name__, "message": str(err)}), status
 
 
+UNKNOWN_SET = Reply("no such set of dice", Error)
+SUMMARY = Reply(
+    '{set, name, kind, faces: {"pips:6": n, ...}, crops, reads: [{photo, dice}], problem}'
+)
+
+
 @bp.get("")
+@operation(
+    "the table's sets of dice (issue 24) and the one the last game used",
+    {200: Reply("{sets: [{id, name, taught, problem}], chosen}")},
+)
 def listing() -> Response:
     return jsonify({"sets": sets().list(), "chosen": sets().chosen})
 
 
 @bp.post("")
-def create() -> Response:
-    set_id = sets().create(text(body(), "name"))
+@operation(
+    "a new set of dice by name (the same name: the same set); it becomes the chosen one",
+    {200: Reply("{set, sets, chosen}"), 400: BAD},
+    body=DiceSetName,
+)
+def create(body: DiceSetName) -> Response:
+    set_id = sets().create(body.name)
     return jsonify({"set": set_id, "sets": sets().list(), "chosen": sets().chosen})
 
 
 @bp.get("/<set_id>")
+@operation(
+    "what a set of dice has been taught, and how it reads its taught photos now",
+    {200: SUMMARY, 404: UNKNOWN_SET},
+)
 def summary(set_id: str) -> Response:
     return jsonify(table().dice_set_summary(set_id))
 
 
 @bp.post("/<set_id>/lesson")
-def lesson(set_id: str) -> Response:
-    body()
+@operation(
+    "photograph the tray and read it as the set reads now, for the player to fix and confirm",
+    {
+        200: Reply(
+            "{lesson, photo, size: [w, h], dice: [{value, face, confidence, box, rank, guess}], "
+            "kind, threshold}"
+        ),
+        400: BAD,
+        404: UNKNOWN_SET,
+        409: Reply("no camera, or a reading is running", Error),
+    },
+    body=Nothing,
+)
+def lesson(set_id: str, body: Nothing) -> Response:
     return jsonify(table().lesson(set_id))
 
 
 @bp.post("/<set_id>/teach")
-def teach(set_id: str) -> Response:
-    data = body()
-    dice = data.get("dice")
-    if not isinstance(dice, list) or not all(isinstance(d, dict) for d in dice):
-        raise BadRequest("dice is a list of {box | x, y, value, read}")
-    for die in dice:
-        box = die.get("box")
-        if box is not None and (
-            not isinstance(box, list) or len(box) != 4 or not all(_number(v) for v in box)
-        ):
-            raise BadRequest("a die's box is [x, y, w, h] in pixels")
-        if box is None and not (_number(die.get("x")) and _number(die.get("y"))):
-            raise BadRequest("a die the reader missed is given by x and y on the photo")
-    kind = data.get("kind", "pips")
-    return jsonify(table().teach_lesson(set_id, text(data, "lesson"), dice, kind))
+@operation(
+    "teach the set a lesson's dice as the player named them (a missed die by x, y on the photo)",
+    {
+        200: SUMMARY,
+        400: Reply("a bad die, a lesson no longer kept, or values of the other dice kind", Error),
+        404: UNKNOWN_SET,
+    },
+    body=Lesson,
+)
+def teach(set_id: str, body: Lesson) -> Response:
+    dice = [die.model_dump() for die in body.dice]
+    return jsonify(table().teach_lesson(set_id, body.lesson, dice, body.kind))
 
 
 @bp.post("/<set_id>/forget")
-def forget(set_id: str) -> Response:
-    body()
+@operation(
+    "forget everything the set was taught (the set stays)",
+    {200: SUMMARY, 400: BAD, 404: UNKNOWN_SET},
+    body=Nothing,
+)
+def forget(set_id: str, body: Nothing) -> Response:
     return jsonify(table().forget_dice_set(set_id))
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)

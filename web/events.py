@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, current_app, request
 
+from web.openapi import Reply, operation
+
 bp = Blueprint("events", __name__, url_prefix="/api")
 
 
@@ -22,6 +24,15 @@ def last_event_id() -> int | None:
 
 
 @bp.get("/events")
+@operation(
+    "Server-Sent Events: `state` (the whole state of the game that changed, with `table`) and "
+    "`table` (table status only); increasing `id:` for Last-Event-ID resume; a comment "
+    "heartbeat every 15 s",
+    {200: Reply("text/event-stream", media="text/event-stream")},
+    parameters=(
+        {"name": "Last-Event-ID", "in": "header", "required": False, "schema": {"type": "integer"}},
+    ),
+)
 def events() -> Response:
     table = current_app.config["TABLE"]
     heartbeat = float(current_app.config.get("SSE_HEARTBEAT", 15.0))
