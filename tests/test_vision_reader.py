@@ -699,6 +699,19 @@ def test_given_onnxruntime_when_it_runs_the_networks_then_the_same_reading_as_op
         assert b.confidence == pytest.approx(a.confidence, abs=1e-4)
 
 
+@needs_models
+def test_given_the_committed_finder_when_on_onnxruntime_then_the_survey_runs_there_too():
+    pytest.importorskip("onnxruntime")
+    # given the finder's ONNX file, whose board size is left free
+    finder = reader_module.OnnxRuntimeNet(default_model_dir() / "finder.onnx")
+    assert finder.free_board
+    # when it looks at the survey's 160 px board, then the heat map is a quarter of it
+    finder.setInput(np.zeros((1, 3, 160, 160), np.float32))
+    assert finder.forward().shape == (1, 2, 40, 40)
+    # and a reader on onnxruntime surveys with it
+    assert isinstance(Reader(backend="onnxruntime")._surveyor, reader_module.OnnxRuntimeNet)
+
+
 def test_given_an_unknown_backend_when_reader_built_then_refused_by_name():
     with pytest.raises(ScorerError, match="'tflite'"):
         Reader(backend="tflite")

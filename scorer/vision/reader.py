@@ -145,9 +145,12 @@ class Reader:
             nets.append(load_net(path, backend))
         self._finder, self._faces, self._courts = nets
         # the survey's own copy of the finder: cv2.dnn re-plans a network whose input
-        # size changes, which cost more than the second copy's memory; always cv2.dnn,
-        # as the ONNX file fixes the finder's board at 320 px, which onnxruntime holds to
-        self._surveyor = load_net(folder / "finder.onnx")
+        # size changes, which cost more than the second copy's memory; on cv2.dnn where
+        # the ONNX file fixes the board at 320 px (finders before the board was set free),
+        # which onnxruntime holds to
+        self._surveyor = load_net(folder / "finder.onnx", backend)
+        if isinstance(self._surveyor, OnnxRuntimeNet) and not self._surveyor.free_board:
+            self._surveyor = load_net(folder / "finder.onnx")
         self.backend = backend
         if not 0.0 <= threshold <= 1.0:
             raise ScorerError(f"threshold must be within 0..1, not {threshold}")
@@ -458,7 +461,10 @@ class OnnxRuntimeNet:
         self._session = onnxruntime.InferenceSession(
             str(path), options, providers=["CPUExecutionProvider"]
         )
+        shape = self._session.get_inputs()[0].shape
         self._input = self._session.get_inputs()[0].name
+        #: whether the file leaves the picture's size free (not numbers in its shape)
+        self.free_board = not all(isinstance(d, int) for d in shape[2:])
         self._blob: np.ndarray | None = None
 
     def setInput(self, blob: np.ndarray) -> None:

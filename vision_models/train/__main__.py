@@ -98,6 +98,7 @@ def main(argv: list[str] | None = None) -> int:
         diff = fit.export(
             finder, finder_path, (1, 3, FINDER_INPUT, FINDER_INPUT), ("image", "maps")
         )
+        fit.free_board(finder_path)
         finder.export_mode = False
         log(f"wrote {finder_path} (cv2.dnn vs torch max diff {diff:.2e})")
         report["finder"] = {"steps": args.finder_steps, "onnx_max_diff": diff}

@@ -271,6 +271,21 @@ class Calibrated(nn.Module):
         return torch.softmax(self.net(x) / self.t, dim=1)
 
 
+def free_board(path: Path) -> None:
+    """Mark the finder's board size free in its ONNX file (the graph is unchanged): the
+    reader's survey runs it at 160 px, which onnxruntime refuses of a file that says 320
+    (cv2.dnn re-plans either way)."""
+    import onnx
+
+    model = onnx.load(str(path))
+    for value, names in ((model.graph.input[0], ("h", "w")), (model.graph.output[0], ("gh", "gw"))):
+        dims = value.type.tensor_type.shape.dim
+        for dim, name in zip(dims[2:], names, strict=True):
+            dim.dim_param = name
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
 def export(net: nn.Module, path: Path, shape: tuple[int, ...], names: tuple[str, str]) -> float:
     """Write ONNX (opset 13, batch axis dynamic), load it with cv2.dnn, return max |diff|."""
     import warnings
