@@ -654,7 +654,7 @@ UK |= {
     "out": "вибув",
     "Claims this round": "Заявки цього раунду",
     "%(name)s throws under the cup and claims a hand.": "%(name)s кидає під стаканом і заявляє руку.",
-    "%(name)s: beat %(claim)s, or call.": "%(name)s: переб'ємо «%(claim)s» або відкриваємо.",
+    "%(name)s: beat %(claim)s, or call.": "%(name)s: перебийте «%(claim)s» або відкривайте.",
     "Five aces cannot be beaten: %(name)s must call.": "П'ять тузів не перебити: %(name)s відкриває.",
     "Claim a hand": "Заявити руку",
     "Which ranks?": "Якої вартості?",
