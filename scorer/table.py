@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import queue
 import random
 import threading
 import time
@@ -226,6 +227,9 @@ class Table:
         self._reader_lock = threading.RLock()  # one reading or lesson at a time
         self._lessons: dict[str, tuple[Any, str | None]] = {}
         self._pending_reading: Any = None  # the reading a pending throw waits with
+        # written throws wait here to be taught, in order, off the request's thread
+        self._lessons_due: queue.Queue = queue.Queue()
+        self._learner: threading.Thread | None = None
         self._load_region()
         self._describe_devices()
 
@@ -398,7 +402,7 @@ class Table:
             self.current_game_id = game_id
             self.publish(game_id, game)
         if event["type"] in {"write", "scratch", "undo"}:
-            self.learn(game_id, event["type"])
+            self._learn_later(game_id, event["type"], int(game.version))
         return game
 
     def _clear_pending(self, game_id: int) -> None:
@@ -663,23 +667,53 @@ class Table:
             self.dice_sets.problem(set_id) if self.dice_sets is not None else None
         )
 
-    def learn(self, game_id: int, kind: str) -> int:
-        """Teach the game's set from the turn just written (its throws' photos, with the
-        values written), or, after an undo, take back what a write no longer standing
-        taught. Never stops the game: a failure is a log line. Returns crops taught."""
+    def _learn_later(self, game_id: int, kind: str, seq: int) -> None:
+        """Queue a write or undo for ``learn`` on the table's learner thread: teaching
+        reads a photo and saves the profile, which a write must not wait for."""
+        if self.dice_sets is None or self.reader is None or not hasattr(self.reader, "embed"):
+            return
+        if self._learner is None or not self._learner.is_alive():
+            self._learner = threading.Thread(target=self._learning, name="table-learn", daemon=True)
+            self._learner.start()
+        self._lessons_due.put((game_id, kind, seq))
+
+    def _learning(self) -> None:
+        while True:
+            item = self._lessons_due.get()
+            try:
+                if item is None:
+                    return
+                self.learn(*item)
+            finally:
+                self._lessons_due.task_done()
+
+    def settle_learning(self) -> None:
+        """Wait until every write and undo so far has been taught (or taken back)."""
+        self._lessons_due.join()
+
+    def learn(self, game_id: int, kind: str, seq: int | None = None) -> int:
+        """Teach the game's set from the turn the write at ``seq`` ended (its throws'
+        photos, with the values written), or, after an undo, take back what a write no
+        longer standing taught. Never stops the game: a failure is a log line. Returns
+        how many dice were taught."""
         set_id = self.dice_set_of(game_id)
         if set_id is None or self.reader is None or not hasattr(self.reader, "embed"):
             return 0
         try:
-            return self._learn(game_id, set_id, kind)
+            return self._learn(game_id, set_id, kind, seq)
         except Exception:  # teaching is a bonus; the game must go on whatever happens
             log.exception("game %s: the dice set %s learnt nothing", game_id, set_id)
             return 0
 
-    def _learn(self, game_id: int, set_id: str, kind: str) -> int:
+    def _learn(self, game_id: int, set_id: str, kind: str, seq: int | None) -> int:
         from scorer.dice_sets import effective, turn_lessons
 
         rows = effective(self.store.events(game_id))
+        if kind != "undo" and seq is not None:
+            ends = [i for i, r in enumerate(rows) if r["seq"] == seq]
+            if not ends:  # undone before it was taught
+                return 0
+            rows = rows[: ends[0] + 1]
         prefix = f"game {game_id} event "
         with self._reader_lock:
             profile = self.dice_sets.editable(set_id, self.reader)
@@ -1174,6 +1208,9 @@ class Table:
 
     def close(self) -> None:
         self._stop.set()
+        if self._learner is not None and self._learner.is_alive():
+            self._lessons_due.put(None)
+            self._learner.join(timeout=10)
         if self._ticker is not None:
             self._ticker.join(timeout=2)
         self.bus.close()
