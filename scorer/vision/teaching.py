@@ -113,8 +113,8 @@ def teach_photos(
     """Teach the profile from labelled photos, one after another, as a table would learn
     them throw by throw (each photo read with what the photos before it taught).
 
-    ``wrong`` > 0 measures mistaken taps: that share of the dice is taught as another
-    face of its kind, drawn at random (``seed``).
+    ``wrong`` > 0 measures mistaken taps: that share of the labelled dice (rounded, at
+    least one) is taught as another face of its kind, the dice drawn at random (``seed``).
     """
     import cv2
 
@@ -129,6 +129,10 @@ def teach_photos(
         raise ProfileError("these photos show pip and poker dice: one set holds one kind")
     reader.profile = profile
     rng = np.random.default_rng(seed)
+    total = sum(len(p.dice) for p in photos)
+    count = max(1, round(wrong * total)) if wrong > 0 and total else 0
+    mistaken = set(rng.choice(total, size=count, replace=False).tolist()) if count else set()
+    seen = 0
     for photo in photos:
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         if image is None:
@@ -136,8 +140,12 @@ def teach_photos(
             log.warning("cannot read %s: not taught", photo.path)
             continue
         dice = named_dice(reader, image, photo)
-        if wrong > 0:
-            dice = [_mistaken(d, rng) if rng.random() < wrong else d for d in dice]
+        # named_dice gives one taught die per label: the drawn ones are taught wrong
+        dice = [
+            _mistaken(d, rng) if seen + i in mistaken and i < len(photo.dice) else d
+            for i, d in enumerate(dice)
+        ]
+        seen += len(photo.dice)
         teach_dice(reader, profile, image, dice, f"{source}:{photo.path.name}")
         lesson.photos += 1
         lesson.dice += sum(d.label != BACKGROUND for d in dice)
