@@ -36,6 +36,8 @@ class Fairness:
     """The value furthest from its fair share (None when there are too few dice)."""
     more: bool
     """Whether ``face`` came up more (True) or less often than a fair die's share."""
+    cards: bool = False
+    """Poker dice: faces 1..6 are shown as 9, 10, J, Q, K, A."""
 
     @property
     def dice(self) -> int:
@@ -67,6 +69,7 @@ class Fairness:
             "p_value": self.p_value,
             "face": self.face,
             "more": self.more,
+            "cards": self.cards,
             "enough": self.enough,
             "biased": self.biased,
             "verdict": self.verdict(),
@@ -93,13 +96,13 @@ def chi_square_p(statistic: float, freedom: int = FACES - 1) -> float:
     return min(1.0, max(0.0, q))
 
 
-def judge(counts: Sequence[int], dice_set: str = "") -> Fairness:
+def judge(counts: Sequence[int], dice_set: str = "", *, cards: bool = False) -> Fairness:
     """The chi-square test of ``counts`` (faces 1..6) against a fair die."""
     if len(counts) != FACES or any(c < 0 for c in counts):
         raise ValueError(f"counts are {FACES} numbers of times each face came up")
     total = sum(counts)
     if total < MIN_DICE:
-        return Fairness(dice_set, tuple(counts), None, None, None, False)
+        return Fairness(dice_set, tuple(counts), None, None, None, False, cards)
     share = total / FACES
     statistic = sum((c - share) ** 2 / share for c in counts)
     furthest = max(range(FACES), key=lambda i: abs(counts[i] - share))
@@ -110,11 +113,15 @@ def judge(counts: Sequence[int], dice_set: str = "") -> Fairness:
         chi_square_p(statistic),
         furthest + 1,
         counts[furthest] > share,
+        cards,
     )
 
 
 def dice_set_of(setup: Setup) -> str:
-    """The set of dice a game was played with: its dice kind (pip dice or poker dice)."""
+    """The set of dice a game was played with: the table's set chosen on /setup
+    (``scorer.dice_sets``), else its dice kind (``pips`` or ``cards``)."""
+    if setup.dice_set:
+        return setup.dice_set
     return "cards" if setup.dice == "cards" else "pips"
 
 
@@ -153,17 +160,20 @@ def count(values: Iterable[int]) -> tuple[int, ...]:
 def table_fairness(store: Any, dice_set: str | None = None) -> list[Fairness]:
     """One verdict per dice set the camera has seen thrown (or for ``dice_set`` alone)."""
     by_set: dict[str, list[int]] = {}
+    cards: set[str] = set()
     for listed in reversed(store.games()):
         setup = store.setup(listed["id"])
         name = dice_set_of(setup)
         if dice_set is not None and name != dice_set:
             continue
+        if setup.dice == "cards":
+            cards.add(name)
         events = [e["event"] for e in store.events(listed["id"])]
         by_set.setdefault(name, []).extend(thrown_values(setup, events))
     if dice_set is not None:
         by_set.setdefault(dice_set, [])
     return [
-        judge(count(values), name)
+        judge(count(values), name, cards=name in cards)
         for name, values in sorted(by_set.items())
         if values or name == dice_set
     ]

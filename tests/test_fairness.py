@@ -91,4 +91,17 @@ def test_given_a_store_then_each_dice_set_is_judged_apart(store):
     assert verdicts["pips"].dice == 30 and verdicts["pips"].counts[5] == 24
     assert verdicts["pips"].biased and verdicts["pips"].face == 6
     assert verdicts["cards"].counts == (1, 1, 1, 1, 1, 0) and not verdicts["cards"].enough
+    assert verdicts["cards"].cards and not verdicts["pips"].cards
     assert [v.dice_set for v in table_fairness(store, "cards")] == ["cards"]
+
+
+def test_given_games_with_chosen_sets_then_each_set_is_judged_apart_from_the_kinds(store):
+    white, _ = store.create(Setup("yahtzee", ("Ann",), dice_set="white"))
+    plain, _ = store.create(Setup("yahtzee", ("Ann",)))
+    store.act(white, camera([1, 2, 3, 4, 5]))
+    store.act(plain, camera([6, 6, 6, 6, 6]))
+
+    verdicts = {v.dice_set: v.counts for v in table_fairness(store)}
+
+    assert verdicts == {"white": (1, 1, 1, 1, 1, 0), "pips": (0, 0, 0, 0, 0, 5)}
+    assert [v.counts for v in table_fairness(store, "white")] == [(1, 1, 1, 1, 1, 0)]

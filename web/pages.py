@@ -7,6 +7,7 @@ changes go through the JSON API, never through page forms.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from pathlib import Path
 from typing import Any
@@ -280,6 +281,7 @@ def history() -> str:
         games=games,
         fairness=table_fairness(table().store),
         fairness_line=fairness_line,
+        set_name=dice_set_name,
         strings=strings(),
     )
 
@@ -364,6 +366,16 @@ def move_words(ruleset: str, move: Any) -> str:
     return _("strike %(cell)s", cell=cell_label(ruleset, move.cell))
 
 
+def dice_set_name(set_id: str) -> str:
+    """A set of dice as /history names it: the table's own name, or pip / poker dice."""
+    sets = table().dice_sets
+    if sets is not None:
+        with contextlib.suppress(ScorerError):
+            if any(known["id"] == set_id for known in sets.list()):
+                return sets.name(set_id)
+    return _("Poker dice 9-A") if set_id == "cards" else _("Pips 1-6")
+
+
 def fairness_line(verdict: Any) -> str:
     """A dice set's verdict in the page's language."""
     if not verdict.enough:
@@ -376,7 +388,7 @@ def fairness_line(verdict: Any) -> str:
         return _("No sign of bias over %(n)s dice.", n=f"{verdict.dice:,}".replace(",", "\u202f"))
     from scorer.dice import card_rank
 
-    face = card_rank(verdict.face) if verdict.dice_set == "cards" else str(verdict.face)
+    face = card_rank(verdict.face) if verdict.cards else str(verdict.face)
     p = f"{verdict.p_value:.2g}"
     if verdict.more:
         return _("%(face)s comes up more often than a fair die would: p = %(p)s.", face=face, p=p)

@@ -55,7 +55,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     rev.set_defaults(run=_review)
 
     fair = sub.add_parser("fairness", help="whether the dice are fair, over every stored throw")
-    fair.add_argument("--set", help="one dice set only (pips or cards)")
+    fair.add_argument(
+        "--set",
+        help="one set of dice only: a set's id (see /setup), or pips / cards for games without one",
+    )
     fair.add_argument("--json", action="store_true", help="the counts and test as JSON")
     fair.add_argument("--db", help=db_help)
     fair.set_defaults(run=_fairness)
