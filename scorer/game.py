@@ -18,7 +18,9 @@ from typing import Any, ClassVar
 
 from scorer.dice import card_rank, check_value, parse_die
 from scorer.errors import BadDice, BadOption, ForbiddenMove, ScorerError
-from scorer.rules import UPPER, Ruleset, Sheet, get_ruleset
+from scorer.rules import FLOW, UPPER, Ruleset, Sheet, get_ruleset
+from scorer.rules.poker_ru import COMBINATIONS, part_one_complete
+from scorer.rules.settlement import results_in_cents, transfers
 
 DICE_KINDS = ("pips", "cards", "auto")
 TIMER_CHOICES = (30, 45, 60, 90, 600)
@@ -32,8 +34,13 @@ EVENT_TYPES = (
     "scratch",
     "commit",
     "extra_round",
+    "rolloff",
+    "options",
+    "coach",
     "undo",
 )
+PART_TWO_OPTIONS = ("multipliers", *(f"value.{c}" for c in COMBINATIONS))
+"""What a poker_ru table may change before part 2 (RULES.md, roll-off)."""
 
 
 @dataclass(frozen=True)
@@ -47,9 +54,17 @@ class Setup:
     timer: int | None = None
     #: the table's set of dice the game is read with (``scorer.dice_sets``), if chosen
     dice_set: str | None = None
+    #: a roll-off decides who starts (None: the ruleset's default, on in poker_ru)
+    rolloff: bool | None = None
+    #: hints at this table (None: on for one player, off for two or more: seed 004)
+    hints: bool | None = None
+    #: the whole-game flow the game follows; stored games without one are flow 1
+    flow: int = FLOW
 
     def __post_init__(self) -> None:
         names = tuple(str(p).strip() for p in self.players)
+        if self.flow not in (1, FLOW):
+            raise BadOption(f"this scorer plays flows 1 and {FLOW}, not {self.flow!r}")
         if not 1 <= len(names) <= MAX_PLAYERS:
             raise BadOption(f"a game has 1 to {MAX_PLAYERS} players, not {len(names)}")
         for name in names:
@@ -65,9 +80,18 @@ class Setup:
             raise BadOption(
                 f"the turn timer is off or one of {choices} seconds, not {self.timer!r}"
             )
-        rules = get_ruleset(self.ruleset, self.options)  # validates id and options
-        rules.check_players(len(names))
+        rules = get_ruleset(self.ruleset, self.options, self.flow)  # validates id and options
+        if self.flow >= 2:  # a game stored before (flow 1) keeps the table it was played by
+            rules.check_players(len(names))
         object.__setattr__(self, "options", dict(rules.options))
+        for name in ("rolloff", "hints"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, bool):
+                raise BadOption(f"{name} is true, false or null (the default), not {value!r}")
+        if self.rolloff is None:
+            object.__setattr__(self, "rolloff", rules.rolloff_default and self.flow >= 2)
+        if self.hints is None:
+            object.__setattr__(self, "hints", len(names) == 1 or self.flow < 2)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Setup:
@@ -92,9 +116,30 @@ class Setup:
         dice_set = data.get("dice_set")
         if dice_set is not None and (not isinstance(dice_set, str) or not dice_set):
             raise ScorerError("dice_set is the id of one of the table's sets of dice, or null")
-        setup = cls(ruleset, tuple(players), dict(options), dice, timer, dice_set)
+        switches = {}
+        for name in ("rolloff", "hints"):
+            value = data.get(name)
+            if value is not None and not isinstance(value, bool):
+                raise ScorerError(f"{name} is true, false or null (the default), not {value!r}")
+            switches[name] = value
+        setup = cls(ruleset, tuple(players), dict(options), dice, timer, dice_set, **switches)
         _check_new_names(setup.players)
         return setup
+
+    @classmethod
+    def stored(cls, data: Mapping[str, Any]) -> Setup:
+        """A setup as the store kept it; one stored before issue 26 has no flow and is flow 1."""
+        return cls(
+            data["ruleset"],
+            tuple(data["players"]),
+            data["options"],
+            data["dice"],
+            data["timer"],
+            data.get("dice_set"),
+            data.get("rolloff"),
+            data.get("hints"),
+            data.get("flow", 1),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -103,6 +148,9 @@ class Setup:
             "options": dict(self.options),
             "dice": self.dice,
             "timer": self.timer,
+            "rolloff": self.rolloff,
+            "hints": self.hints,
+            "flow": self.flow,
         } | ({"dice_set": self.dice_set} if self.dice_set is not None else {})
 
 
@@ -143,6 +191,19 @@ class Game:
     last_throw_seq: int | None = None
     #: the stored name of the current throw's photo (None: typed in, or no photo kept)
     photo: str | None = None
+    #: the roll-off under way: the players still contending (None: no roll-off now)
+    rolloff: tuple[int, ...] | None = None
+    #: what each contender threw in this round of the roll-off (their totals)
+    rolloff_throws: tuple[tuple[int, int], ...] = ()
+    #: which part the roll-off under way opens (1 or 2)
+    rolloff_part: int = 0
+    #: every roll-off throw so far, for the page: (part, player, total)
+    rolloff_log: tuple[tuple[int, int, int], ...] = ()
+    starter: int = 0
+    #: variant 2: players who miss their next turn after a failed combination
+    misses: tuple[bool, ...] = ()
+    first_finisher: int | None = None
+    coach: bool = False
     previous: Game | None = field(default=None, repr=False, compare=False)
     event_types: ClassVar[tuple[str, ...]] = EVENT_TYPES
 
@@ -150,7 +211,7 @@ class Game:
 
     @classmethod
     def start(cls, setup: Setup) -> Game:
-        rules = get_ruleset(setup.ruleset, setup.options)
+        rules = get_ruleset(setup.ruleset, setup.options, setup.flow)
         if cls is Game and rules.game is not None:  # seed 003's bluff and board: own turns
             module, name = rules.game.split(":")
             return getattr(importlib.import_module(module), name).start(setup)
@@ -161,6 +222,10 @@ class Game:
             sheets=tuple(Sheet() for _ in range(n)),
             bank=(0,) * n,
             hands=(None,) * n,
+            rolloff=tuple(range(n)) if setup.rolloff and n >= 2 else None,
+            rolloff_part=1 if setup.rolloff and n >= 2 else 0,
+            misses=(False,) * n,
+            coach=bool(setup.hints),
         )
 
     @classmethod
@@ -195,6 +260,22 @@ class Game:
     @property
     def is_duel(self) -> bool:
         return self.rules.kind == "duel"
+
+    @property
+    def flow(self) -> int:
+        return self.setup.flow
+
+    @property
+    def variant(self) -> int:
+        return int(self.rules.options.get("variant", 1))
+
+    @property
+    def rolloff_next(self) -> int | None:
+        """The player who throws next in the roll-off under way."""
+        if self.rolloff is None:
+            return None
+        thrown = {p for p, _ in self.rolloff_throws}
+        return next(p for p in self.rolloff if p not in thrown)
 
     @property
     def rounds(self) -> int:
@@ -233,11 +314,67 @@ class Game:
             if self.previous is None:
                 raise ForbiddenMove("nothing to undo")
             return dataclasses.replace(self.previous, version=self.version + 1)
-        if self.finished and kind != "extra_round":
+        if self.finished and kind not in ("extra_round", "coach"):
             raise ForbiddenMove("the game is over")
-        handler = getattr(self, f"_on_{kind}")
+        game = self
+        if self.rolloff is not None and kind not in ("rolloff", "options", "coach"):
+            started = any(part == self.rolloff_part for part, *_ in self.rolloff_log)
+            if started:
+                name = self.setup.players[self.rolloff_next or 0]
+                raise ForbiddenMove(f"finish the roll-off first: {name} throws for the first move")
+            game = dataclasses.replace(self, rolloff=None)  # the table skipped the roll-off
+        handler = getattr(game, f"_on_{kind}")
         after: Game = handler(event)
         return dataclasses.replace(after, version=self.version + 1, previous=self)
+
+    def _on_rolloff(self, event: Mapping[str, Any]) -> Game:
+        """One contender's throw of all five dice: the highest total starts, ties throw again."""
+        player = self.rolloff_next
+        if player is None:
+            raise ForbiddenMove("there is no roll-off now")
+        values = _dice_list(event.get("dice"))
+        if len(values) != self.rules.dice_count:
+            count = self.rules.dice_count
+            raise BadDice(f"the roll-off throws all {count} dice, got {len(values)}")
+        total = sum(values)
+        thrown = (*self.rolloff_throws, (player, total))
+        log = (*self.rolloff_log, (self.rolloff_part, player, total))
+        assert self.rolloff is not None
+        if len(thrown) < len(self.rolloff):
+            return dataclasses.replace(self, rolloff_throws=thrown, rolloff_log=log)
+        best = max(t for _, t in thrown)
+        tied = tuple(p for p, t in thrown if t == best)
+        if len(tied) > 1:
+            return dataclasses.replace(self, rolloff=tied, rolloff_throws=(), rolloff_log=log)
+        return dataclasses.replace(
+            self,
+            rolloff=None,
+            rolloff_throws=(),
+            rolloff_log=log,
+            player=tied[0],
+            starter=tied[0],
+        )
+
+    def _on_options(self, event: Mapping[str, Any]) -> Game:
+        """poker_ru: before part 2 the table may change part 2's values and multipliers."""
+        if self.rolloff_part != 2 or self.rolloff is None or self.rolloff_throws:
+            raise ForbiddenMove("the table changes options only before part 2's roll-off")
+        changes = event.get("options")
+        if not isinstance(changes, Mapping) or not changes:
+            raise ScorerError('options is an object, e.g. {"multipliers": "off"}')
+        for name in changes:
+            if name not in PART_TWO_OPTIONS:
+                allowed = ", ".join(PART_TWO_OPTIONS)
+                raise BadOption(f"before part 2 the table may change {allowed}, not {name!r}")
+        options = {**self.rules.options, **changes}
+        return dataclasses.replace(self, rules=get_ruleset(self.setup.ruleset, options, self.flow))
+
+    def _on_coach(self, event: Mapping[str, Any]) -> Game:
+        """Coach mode: the table switches hints on (or off again) during a game."""
+        on = event.get("on")
+        if not isinstance(on, bool):
+            raise ScorerError("coach mode is switched with on: true or false")
+        return dataclasses.replace(self, coach=on)
 
     def _on_throw(self, event: Mapping[str, Any]) -> Game:
         if self.unsure:
@@ -297,6 +434,8 @@ class Game:
                     unsure=i in unsure,
                     guess=guesses[i] if i in unsure and guesses[i] != value else None,
                     box=boxes[i],
+                    # seed 000: dice showing the committed number stay on the table
+                    held=self._kept(value),
                 )
             )
         return dataclasses.replace(
@@ -307,12 +446,23 @@ class Game:
             photo=photo,
         )
 
+    def _kept(self, value: int) -> bool:
+        """Whether a die just thrown stays on the table (flow 2: it shows the committed number)."""
+        return self.flow >= 2 and self.committed is not None and value == _face_of(self.committed)
+
     def _on_correct(self, event: Mapping[str, Any]) -> Game:
         index = self._die_index(event.get("index"))
         value = check_value(event.get("value"))
         dice = list(self.dice)
+        held = dice[index].held or self._kept(value)
         dice[index] = dataclasses.replace(
-            dice[index], value=value, corrected=True, unsure=False, confidence=1.0, guess=None
+            dice[index],
+            value=value,
+            corrected=True,
+            unsure=False,
+            confidence=1.0,
+            guess=None,
+            held=held,
         )
         return dataclasses.replace(self, dice=tuple(dice))
 
@@ -358,11 +508,16 @@ class Game:
         sheet = self.sheets[self.player]
         if self.extra_turns:
             if not self.rules.extra_round_cell(cell):
+                if cell in COMBINATIONS:
+                    raise ForbiddenMove(
+                        "chance is not replayed in extra rounds: it was the one allowed error"
+                    )
                 raise ForbiddenMove(f"extra rounds are played in the free part, not {cell}")
             rest = Sheet({c: p for c, p in sheet.cells.items() if c != cell}, sheet.bonus)
             points = self.rules.points(cell, self.values, rest, self.throw)
-            return self._next_turn(sheet.written(cell, points))
-        return self._next_turn(self.rules.write(sheet, cell, self.values, self.throw))
+            return self._next_turn(sheet.written(cell, points), cell, points)
+        after = self.rules.write(sheet, cell, self.values, self.throw)
+        return self._next_turn(after, cell, after.cells[cell])
 
     def _on_scratch(self, event: Mapping[str, Any]) -> Game:
         if self.is_duel:
@@ -373,7 +528,10 @@ class Game:
             raise ForbiddenMove("in an extra round, write the dice into a cell")
         if self.committed is not None and cell != self.committed:
             raise ForbiddenMove(f"this turn is committed to {self.committed}")
-        return self._next_turn(self.rules.scratch(sheet, cell))
+        if self._banks and self.throw == 0:
+            raise ForbiddenMove(f"throw at least once for {cell} before striking it (throw bank)")
+        after = self.rules.scratch(sheet, cell)
+        return self._next_turn(after, cell, after.cells[cell])
 
     def _on_extra_round(self, event: Mapping[str, Any]) -> Game:
         if not self.rules.extra_rounds:
@@ -381,8 +539,9 @@ class Game:
         if not self.finished:
             raise ForbiddenMove("extra rounds are agreed once the sheet is full")
         players = len(self.setup.players)
+        first = self.starter if self.flow >= 2 else 0
         return dataclasses.replace(
-            self, finished=False, extra_turns=players, player=0, throw=0, dice=()
+            self, finished=False, extra_turns=players, player=first, throw=0, dice=()
         )
 
     # -- helpers of the transitions ---------------------------------------------------------
@@ -401,30 +560,80 @@ class Game:
             raise ScorerError("a cell is named by its id, e.g. 'twos'")
         return self.rules.check_cell(cell)
 
-    def _next_turn(self, sheet: Sheet) -> Game:
+    @property
+    def _banks(self) -> bool:
+        """Whether this game banks unused throws under RULES.md's rule (flow 2)."""
+        return bool(self.rules.options.get("throw_bank")) and self.flow >= 2
+
+    def _next_turn(self, sheet: Sheet, cell: str, points: int) -> Game:
+        """The player wrote ``points`` into ``cell``: bank, part changes, then whose turn."""
+        player = self.player
         sheets = list(self.sheets)
-        sheets[self.player] = sheet
         bank = list(self.bank)
-        if self.rules.options.get("throw_bank"):
-            bank[self.player] = max(0, self.throws_allowed - self.throw)
+        if self._banks:
+            # RULES.md: a written cell banks its own allowance minus the throws used on it
+            bank[player] = max(0, bank[player] + self.rules.throws_for(cell) - self.throw)
+        elif self.rules.options.get("throw_bank"):
+            bank[player] = max(0, self.throws_allowed - self.throw)  # flow 1
+        misses = list(self.misses) or [False] * len(sheets)
+        first_finisher = self.first_finisher
+        if self.variant == 2 and self.flow >= 2 and not self.extra_turns:
+            if first_finisher is None and part_one_complete(sheet):
+                first_finisher = player
+                bonus = int(self.rules.options.get("first_finisher_bonus", 0))
+                if bonus:
+                    sheet = Sheet(sheet.cells, {**sheet.bonus, "first_finisher": bonus})
+            if cell in COMBINATIONS and points < 0:
+                misses[player] = True  # a failed combination misses the next turn
+        sheets[player] = sheet
         players = len(sheets)
         extra = max(0, self.extra_turns - 1) if self.extra_turns else 0
-        finished = (
-            self.extra_turns == 1
-            if self.extra_turns
-            else all(self.rules.is_complete(s) for s in sheets)
-        )
-        return dataclasses.replace(
+        if self.extra_turns:
+            finished = self.extra_turns == 1
+        elif self.variant == 2 and self.flow >= 2:
+            finished = any(self.rules.is_complete(s) for s in sheets)
+        else:
+            finished = all(self.rules.is_complete(s) for s in sheets)
+        turn = self.turn + 1
+        following = (player + 1) % players
+        if not finished:
+            while misses[following]:
+                misses[following] = False
+                turn += 1
+                following = (following + 1) % players
+        state = dataclasses.replace(
             self,
             sheets=tuple(sheets),
             bank=tuple(bank),
-            player=(self.player + 1) % players,
+            player=following,
             throw=0,
             dice=(),
             committed=None,
-            turn=self.turn + 1,
+            turn=turn,
             extra_turns=extra,
             finished=finished,
+            misses=tuple(misses),
+            first_finisher=first_finisher,
+        )
+        return state._part_two_rolloff()
+
+    def _part_two_rolloff(self) -> Game:
+        """poker_ru, seed 000: once everyone's part 1 is full, a new roll-off opens part 2."""
+        if (
+            self.flow < 2
+            or not self.setup.rolloff
+            or self.finished
+            or self.extra_turns
+            or self.variant == 2
+            or self.rules.id != "poker_ru"
+            or len(self.sheets) < 2
+            or not all(part_one_complete(s) for s in self.sheets)
+            or any(not s.is_open(c) for s in self.sheets for c in COMBINATIONS)
+            or any(part == 2 for part, *_ in self.rolloff_log)
+        ):
+            return self
+        return dataclasses.replace(
+            self, rolloff=tuple(range(len(self.sheets))), rolloff_throws=(), rolloff_part=2
         )
 
     def _stand(self) -> Game:
@@ -433,11 +642,15 @@ class Game:
         hands[self.player] = self.values
         players = len(hands)
         state = dataclasses.replace(self, hands=tuple(hands))
-        if self.player < players - 1:
+        # flow 2: round k is opened by player (k - 1) mod n, then round the table
+        rotate = 1 if self.flow >= 2 else 0
+        round_index = self.turn // players
+        if self.turn % players < players - 1:
+            following = (self.player + 1) % players
             return dataclasses.replace(
-                state, player=self.player + 1, throw=0, dice=(), turn=self.turn + 1
+                state, player=following, throw=0, dice=(), turn=self.turn + 1
             )
-        round_no = self.turn // players + 1
+        round_no = round_index + 1
         winners = _best_hands(self.rules, hands)
         sheets = tuple(
             s.written(f"round_{round_no}", 1 if i in winners else 0)
@@ -447,7 +660,7 @@ class Game:
             state,
             sheets=sheets,
             hands=(None,) * players,
-            player=0,
+            player=(self.starter + rotate * (round_index + 1)) % players,
             throw=0,
             dice=(),
             turn=self.turn + 1,
@@ -484,14 +697,50 @@ class Game:
         }
 
     def best_cell(self) -> str:
-        """The open cell giving the most points now (first in sheet order on a tie)."""
+        """The cell that gives the player the highest total now, counting any bonus the cell
+        completes (upper bonus, premium, yahtzee's +100); first in sheet order on a tie."""
         if self.is_duel:
             return "hand"
         scores = self.scores()
         if not scores:
             raise ForbiddenMove("no cell can be written now")
-        best = max(scores.values())
-        return next(c for c, p in scores.items() if p == best)
+        totals = {cell: self.rules.total(self._sheet_after(cell)) for cell in scores}
+        best = max(totals.values())
+        return next(c for c, t in totals.items() if t == best)
+
+    def _sheet_after(self, cell: str) -> Sheet:
+        """The current player's sheet if the dice were written into ``cell`` now."""
+        sheet = self.sheets[self.player]
+        if self.extra_turns:
+            return sheet.written(cell, self.scores()[cell])
+        return self.rules.write(sheet, cell, self.values, self.throw)
+
+    def strike_costs(self) -> dict[str, dict[str, int]]:
+        """What striking each open cell now throws away, where it throws something away.
+
+        A strike writes 0 whatever the dice; the pages ask before striking a cell where the
+        dice would score (a joker's full value) or earn a bonus (yahtzee's +100).
+        """
+        if self.throw == 0 or self.finished or self.is_duel or self.extra_turns:
+            return {}
+        sheet = self.sheets[self.player]
+        costs = {}
+        for cell, points in self.scores().items():
+            bonus = sum(self.rules.write_bonus(cell, self.values, sheet, self.throw).values())
+            lost = points - self.rules.scratch_points(cell)
+            if lost > 0 or bonus > 0:
+                costs[cell] = {"points": points, "bonus": bonus}
+        return costs
+
+    def settlement(self) -> dict[str, Any] | None:
+        """A finished game played for stakes: results rounded to 0.01 and who pays whom."""
+        if not self.finished or self.rules.settlement(self.totals()) is None:
+            return None
+        cents = results_in_cents(self.totals())
+        return {
+            "results": [c / 100 for c in cents],
+            "transfers": [t.to_dict() for t in transfers(cents)],
+        }
 
     def timeout_events(self, rng: random.Random | None = None) -> list[dict[str, Any]]:
         """What the turn timer does on expiry: a virtual throw if none yet, then the best cell."""
@@ -532,13 +781,12 @@ class Game:
         sheet_rows = [{c: s.cells.get(c) for c in self.cells} for s in self.sheets]
         bonuses = [{} if self.is_duel else self.rules.bonuses(s) for s in self.sheets]
         hand = self.rules.hand(self.values).category if self.is_duel and self.dice else None
-        settlement = self.rules.settlement(totals) if self.finished else None
         info = self.rules.describe()
         info["cells"] = list(self.cells)
         return {
             "version": self.version,
             "ruleset": self.setup.ruleset,
-            "options": dict(self.setup.options),
+            "options": dict(self.rules.options),
             "dice_kind": kind,
             "ruleset_info": info,
             "players": list(self.setup.players),
@@ -566,10 +814,29 @@ class Game:
             "extra_turns": self.extra_turns,
             "finished": self.finished,
             "winners": list(self.winners()),
-            "settlement": list(settlement) if settlement else None,
+            "settlement": self.settlement(),
+            "rolloff": self._rolloff_state(),
+            "starter": self.starter,
+            "coach": self.coach,
+            "bank": list(self.bank),
+            "misses": [i for i, m in enumerate(self.misses) if m],
+            "first_finisher": self.first_finisher,
+            "strike_costs": self.strike_costs(),
+            "flow": self.flow,
             "timer": {"seconds": self.setup.timer} if self.setup.timer else None,
             "last_throw_seq": self.last_throw_seq,
             "can_undo": self.previous is not None,
+        }
+
+    def _rolloff_state(self) -> dict[str, Any] | None:
+        if self.rolloff is None and not self.rolloff_log:
+            return None
+        return {
+            "pending": self.rolloff is not None,
+            "part": self.rolloff_part,
+            "contenders": list(self.rolloff or ()),
+            "next": self.rolloff_next,
+            "log": [{"part": a, "player": p, "total": t} for a, p, t in self.rolloff_log],
         }
 
 

@@ -126,15 +126,7 @@ class Store:
         row = self._db.execute("SELECT setup FROM games WHERE id = ?", (game_id,)).fetchone()
         if row is None:
             raise UnknownGame(f"there is no game {game_id}")
-        data = json.loads(row[0])
-        return Setup(
-            data["ruleset"],
-            tuple(data["players"]),
-            data["options"],
-            data["dice"],
-            data["timer"],
-            data.get("dice_set"),
-        )
+        return Setup.stored(json.loads(row[0]))
 
     def load(self, game_id: int) -> Game:
         """The current state of a game, rebuilt from its log (cached between calls)."""

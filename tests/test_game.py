@@ -220,7 +220,7 @@ RULESETS = ["yahtzee", "yatzy", "yacht", "generala", "poker_ru", "poker_ua", "po
 def games(draw):
     """A ruleset and a random run of attempted actions, some legal, some not."""
     ruleset = draw(st.sampled_from(RULESETS))
-    players = draw(st.integers(1, 3))
+    players = draw(st.integers(2 if ruleset == "poker_dice" else 1, 3))
     steps = draw(st.lists(st.tuples(st.integers(0, 9), st.integers(0, 10**6)), max_size=40))
     return ruleset, players, steps
 
@@ -240,6 +240,8 @@ def attempt(game: Game, kind: int, seed: int) -> dict:
         return {"type": "commit", "cell": rng.choice(cells)}
     if kind == 7:
         return {"type": "scratch", "cell": rng.choice(game.rules.cells)}
+    if kind == 9 and seed % 2:
+        return {"type": "rolloff", "dice": [rng.randint(1, 6) for _ in range(5)]}
     scores = game.scores()
     if scores and kind == 8:
         return {"type": "write", "cell": rng.choice(list(scores))}

@@ -6,7 +6,7 @@ import importlib
 from collections.abc import Mapping
 
 from scorer.errors import UnknownRuleset
-from scorer.rules.base import UPPER, Option, Ruleset
+from scorer.rules.base import FLOW, UPPER, Option, Ruleset
 from scorer.rules.sheet import Sheet
 
 # ruleset id -> "module:Class"; modules load on first use.
@@ -33,9 +33,22 @@ def ruleset_class(ruleset_id: str) -> type[Ruleset]:
     return getattr(importlib.import_module(module), name)
 
 
-def get_ruleset(ruleset_id: str, options: Mapping[str, object] | None = None) -> Ruleset:
-    """The ruleset with the table's options applied; raises on unknown ids or options."""
-    return ruleset_class(ruleset_id)(options)
+def get_ruleset(
+    ruleset_id: str, options: Mapping[str, object] | None = None, flow: int = FLOW
+) -> Ruleset:
+    """The ruleset with the table's options applied; raises on unknown ids or options.
+
+    ``flow`` 1 keeps the rules games stored before issue 26 were played by."""
+    return ruleset_class(ruleset_id)(options, flow)
 
 
-__all__ = ["RULESET_IDS", "UPPER", "Option", "Ruleset", "Sheet", "get_ruleset", "ruleset_class"]
+__all__ = [
+    "FLOW",
+    "RULESET_IDS",
+    "UPPER",
+    "Option",
+    "Ruleset",
+    "Sheet",
+    "get_ruleset",
+    "ruleset_class",
+]

@@ -18,6 +18,10 @@ from scorer.rules.sheet import Sheet
 UPPER: tuple[str, ...] = ("ones", "twos", "threes", "fours", "fives", "sixes")
 """The number cells, in face order: ``UPPER[v - 1]`` counts the dice showing v."""
 
+FLOW = 2
+"""The whole-game flow a new game follows (RULES.md "Whole-game flow decisions", issue 26).
+Games stored before it carry no flow and replay as flow 1, the rules they were played by."""
+
 
 @dataclass(frozen=True)
 class Option:
@@ -64,9 +68,12 @@ class Ruleset:
     max_players: ClassVar[int] = 6
     dice_count: ClassVar[int] = 5
     max_throws: ClassVar[int] = 3
+    rolloff_default: ClassVar[bool] = False
+    """Whether a roll-off decides who starts unless the table says otherwise (poker_ru)."""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
 
-    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+    def __init__(self, options: Mapping[str, object] | None = None, flow: int = FLOW) -> None:
+        self.flow = flow
         known = {opt.name: opt for opt in self.OPTIONS}
         chosen = {name: opt.default for name, opt in known.items()}
         for name, raw in (options or {}).items():
@@ -204,6 +211,10 @@ class Ruleset:
 
     def throws_allowed(self, sheet: Sheet, committed: str | None = None) -> int:
         """How many throws this turn allows (poker_ru sets them per cell)."""
+        return self.max_throws
+
+    def throws_for(self, cell: str) -> int:
+        """The throws a cell is allowed on its own: what a banked turn credits (poker_ru)."""
         return self.max_throws
 
     def needs_commit(self, sheet: Sheet) -> bool:

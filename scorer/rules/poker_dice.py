@@ -112,6 +112,7 @@ class PokerDice(Ruleset):
     name = "Poker dice (duel, seed 003)"
     kind = "duel"
     cells = ("hand",)
+    min_players = 2  # seed 003: "от двух игроков"
     OPTIONS = (
         Option(
             "straights",

@@ -11,12 +11,13 @@ average: each player wins or loses ``total - average``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from scorer.dice import Dice, counts
 from scorer.errors import UnknownCell
-from scorer.rules.base import UPPER, Option, Ruleset, on_off
+from scorer.rules import settlement
+from scorer.rules.base import FLOW, UPPER, Option, Ruleset, on_off
 from scorer.rules.sheet import Sheet
 from scorer.rules.yahtzee import is_five_alike, is_full_house, of_a_kind
 
@@ -97,11 +98,9 @@ def premium(sheet: Sheet) -> int:
 
 
 def settle_against_average(totals: Sequence[float]) -> tuple[float, ...]:
-    """Each player's win (+) or loss (-): total minus the players' average total."""
-    if not totals:
-        return ()
-    average = sum(totals) / len(totals)
-    return tuple(t - average for t in totals)
+    """Each player's win (+) or loss (-): total minus the players' average total, rounded to
+    0.01 so that the results sum to exactly 0 (:mod:`scorer.rules.settlement`)."""
+    return settlement.results(totals)
 
 
 def _throw_count(text: str) -> int:
@@ -109,6 +108,16 @@ def _throw_count(text: str) -> int:
     if not 1 <= value <= 3:
         raise ValueError(text)
     return value
+
+
+def _choice(*allowed: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        value = int(text)
+        if value not in allowed:
+            raise ValueError(text)
+        return value
+
+    return parse
 
 
 def _value(text: str) -> int:
@@ -158,20 +167,41 @@ class PokerRu(TwoPartPoker):
         ),
         Option("multipliers", True, on_off, "on/off: x3 completed on throw 1, x2 on throw 2"),
         Option("throw_bank", False, on_off, "on/off: unused throws are banked for later turns"),
+        Option("parts", 2, _choice(1, 2), "2: both parts; 1: the game ends after part 1"),
+        Option(
+            "variant",
+            1,
+            _choice(1, 2),
+            "1: all play each part together; 2: each alone, with banked throws",
+        ),
+        Option(
+            "first_finisher_bonus",
+            0,
+            _value,
+            "variant 2: points for the first player to finish part 1",
+        ),
     )
+    rolloff_default = True
 
-    def __init__(self, options: Mapping[str, object] | None = None) -> None:
-        super().__init__(options)
+    def __init__(self, options: Mapping[str, object] | None = None, flow: int = FLOW) -> None:
+        super().__init__(options, flow)
         chosen: dict[str, Any] = dict(self.options)
         for cell in UPPER:
             if chosen[f"throws.{cell}"] is None:
                 chosen[f"throws.{cell}"] = chosen["throws"]
+        if chosen["variant"] == 2:
+            chosen["throw_bank"] = True  # RULES.md: variant 2 implies the bank
         self.options = chosen
+        if chosen["parts"] == 1:
+            self.cells = UPPER
 
     extra_rounds = True
 
     def extra_round_cell(self, cell: str) -> bool:
-        """Extra rounds replay part 2: their points add to the combination already written."""
+        """Extra rounds replay part 2: their points add to the combination already written.
+        Chance is not replayed (flow 2): it was the one failure a player may absorb."""
+        if self.flow >= 2 and cell == "chance":
+            return False
         return cell in COMBINATIONS
 
     def value(self, cell: str) -> int:
@@ -179,7 +209,8 @@ class PokerRu(TwoPartPoker):
         return int(self.options[f"value.{cell}"])
 
     def throws_for(self, cell: str) -> int:
-        """The throws the table agreed for a part-1 number (part 2: up to 3)."""
+        """The throws the table agreed for a part-1 number (part 2: up to 3): what a written
+        cell banks, less the throws used on it."""
         if cell in UPPER:
             return int(self.options[f"throws.{cell}"])
         return self.max_throws

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from scorer.dice import Dice, counts
 from scorer.rules.base import UPPER
-from scorer.rules.poker_ru import TwoPartPoker, holds, pairs_of
+from scorer.rules.poker_ru import COMBINATIONS, TwoPartPoker, holds, pairs_of
 from scorer.rules.sheet import Sheet
 
 POKER_BONUS = 50
@@ -51,6 +51,17 @@ class PokerUa(TwoPartPoker):
         if cell == "poker" and points:
             points += POKER_BONUS
         return points
+
+    def forbidden(self, cell: str, dice: Dice, sheet: Sheet, throw: int) -> str | None:
+        """Chance (seed 001) is for a round where three tries made no needed combination."""
+        if cell != "chance" or self.flow < 2:
+            return None
+        if throw < self.max_throws:
+            return f"chance is written only after the third throw, not throw {throw}"
+        made = [c for c in COMBINATIONS if c != "chance" and sheet.is_open(c) and holds(c, dice)]
+        if made:
+            return f"chance is for a round with no combination: the dice make {made[0]}"
+        return None
 
     def scratch_points(self, cell: str) -> int:
         """A struck number counts as no dice (three missing); a struck combination 0."""
