@@ -1,9 +1,13 @@
-"""Write tests/data/flow1-games.sqlite3 and its expected states, as the scorer of main 7656746 played.
+"""Write tests/data/flow1-games.sqlite3 and its states, as the scorer of main 7656746 played.
 
-Run once, with main at 7656746 (before issue 26 changed the whole-game flow):
+Run once from a checkout of main 7656746 (before issue 26 changed the whole-game flow):
 
-    .venv/bin/python tests/data/make_flow1_games.py
+    git -C /work/main worktree add --detach /tmp/old 7656746
+    cp tests/data/make_flow1_games.py /tmp/old/tests/data/
+    (cd /tmp/old && /path/to/.venv/bin/python tests/data/make_flow1_games.py)
+    cp /tmp/old/tests/data/flow1-games.* tests/data/
 
+The database is kept in git although ``*.sqlite3`` is ignored (``git add -f``).
 The games are picked to hit every place where issue 26 changed the flow, so
 that replaying them under the new code proves old games keep their old rules:
 a throw_bank game whose bank the old formula credited, a part-1 throw that
@@ -132,7 +136,8 @@ def games() -> list[tuple[Setup, list[dict]]]:
             throw([1, 2, 3, 4]),
             write("hand"),
         ]
-    extra = poker_ru_full(2) + [
+    extra = [
+        *poker_ru_full(2),
         {"type": "extra_round"},
         throw([6, 6, 6, 6, 6]),
         write("poker"),
@@ -142,7 +147,12 @@ def games() -> list[tuple[Setup, list[dict]]]:
         throw([1, 2, 4, 5, 6]),
         write("chance"),
     ]
-    generala = [throw([1, 2, 3, 4, 5]), write("escalera"), throw([3, 3, 3, 3, 3]), write("generala")]
+    generala = [
+        throw([1, 2, 3, 4, 5]),
+        write("escalera"),
+        throw([3, 3, 3, 3, 3]),
+        write("generala"),
+    ]
     yatzy = [throw([5, 5, 3, 3, 1]), write("two_pairs"), throw([6, 6, 6, 6, 6]), write("yatzy")]
     yacht = [throw([2, 2, 2, 2, 2]), write("full_house"), throw([1, 3, 3, 4, 5]), write("choice")]
     return [
