@@ -208,10 +208,11 @@ def test_poker_ua_forming_dice_doubled_on_the_first_throw() -> None:
     # Given part 1 done
     rules = get_ruleset("poker_ua")
     part_two = full_part_one()
-    # When a pair of threes is written after throw 2 and after throw 1, chance after throw 1
+    # When a pair of threes is written after throw 2 and after throw 1, and chance scored on
+    # throw 1 (writing it then is refused: chance waits for throw 3, tests/test_game_flow.py)
     later = rules.points("pair", (3, 3, 1, 5, 6), part_two, 2)
     first = rules.points("pair", (3, 3, 1, 5, 6), part_two, 1)
-    chance = rules.points("chance", (1, 3, 5, 4, 6), part_two, 1)
+    chance = rules.cell_points("chance", (1, 3, 5, 4, 6), part_two, 1)
     # Then 3 + 3, doubled to 12; chance is the plain sum 19
     assert (later, first, chance) == (6, 12, 19)
 

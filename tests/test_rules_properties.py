@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorer.rules import UPPER, Sheet, get_ruleset
+from scorer.rules import UPPER, Sheet, get_ruleset, settlement
 
 UPPER_BONUS = {"yahtzee": (63, 35), "yatzy": (63, 50), "yacht": (63, 35)}
 
@@ -95,8 +95,36 @@ def test_settlement_sums_to_zero_and_is_total_minus_average(
     rules = get_ruleset(ruleset_id)
     # When the table settles
     result = rules.settlement(totals)
-    # Then nothing is created or lost, and each pays or takes the distance to the average
+    # Then nothing is created or lost: whole cents summing to exactly 0
     assert result is not None
-    assert sum(result) == pytest.approx(0, abs=1e-9)
+    cents = [round(r * 100) for r in result]
+    assert all(abs(r * 100 - c) < 1e-6 for r, c in zip(result, cents, strict=True))
+    assert sum(cents) == 0
+    # and each pays or takes the distance to the average, to the cent (the rounding
+    # remainder, at most half a cent a player, goes to the largest result)
+    n = len(totals)
     for total, paid in zip(totals, result, strict=True):
-        assert paid * len(totals) == pytest.approx(total * len(totals) - sum(totals), abs=1e-9)
+        exact = total - sum(totals) / n
+        assert abs(paid - exact) <= 0.005 * (n + 1) + 1e-9
+    # and the transfers settle it, with at most one payment fewer than the players
+    moves = settlement.transfers(cents)
+    balance = list(cents)
+    for move in moves:
+        assert move.amount > 0
+        balance[move.payer] += round(move.amount * 100)
+        balance[move.payee] -= round(move.amount * 100)
+    assert balance == [0] * n
+    assert len(moves) <= max(0, sum(1 for c in cents if c) - 1)
+
+
+def test_the_fewest_transfers_split_the_table_where_greedy_matching_would_not() -> None:
+    # Given results where the largest debtor paying the largest creditor takes 4 payments
+    cents = [600, 400, 300, -700, -600]
+    # When the table settles
+    moves = settlement.transfers(cents)
+    # Then 3 do it: the 6 settle between themselves, then the 7 pays the 4 and the 3
+    assert sorted(list(m.to_dict().values()) for m in moves) == [
+        [3, 1, 4.0],
+        [3, 2, 3.0],
+        [4, 0, 6.0],
+    ]
