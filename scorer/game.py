@@ -744,8 +744,8 @@ class Game:
 
     def timeout_events(self, rng: random.Random | None = None) -> list[dict[str, Any]]:
         """What the turn timer does on expiry: a virtual throw if none yet, then the best cell."""
-        if self.finished:
-            return []
+        if self.finished or self.rolloff is not None:
+            return []  # a roll-off has no turn to time
         rng = rng or random.Random()
         events: list[dict[str, Any]] = []
         game = self

@@ -335,7 +335,7 @@ class Table:
             self._describe_devices()
         state["table"] = self.status.to_dict()
         state["table"]["current_game"] = self.current_game_id
-        state["hints"] = hints_available(state["ruleset"])
+        state["hints"] = hints_available(state["ruleset"]) and bool(state.get("coach"))
         state["notes"] = tally.notes(game)
         state["moves"] = self.moves(game, state)
         return state
@@ -396,7 +396,7 @@ class Table:
         """
         with self._act_lock:
             game = self.store.act(game_id, event, expected_version=version)
-            if event["type"] in {"throw", "undo", "write", "scratch"}:
+            if event["type"] in {"throw", "rolloff", "undo", "write", "scratch"}:
                 self._clear_pending(game_id)
             self.say("")  # a move settles whatever the table last said
             self.current_game_id = game_id
@@ -470,6 +470,17 @@ class Table:
         event["reading"]["tapped"] = [i for i, b in enumerate(boxes) if b == list(box)]
         self._pending_reading = None
         return self.act(game_id, event, version)
+
+    def rolloff(
+        self, game_id: int, dice: Sequence[int] | None = None, version: int | None = None
+    ) -> Any:
+        """A roll-off throw typed in, or read from the camera (a press does the same while a
+        roll-off is under way)."""
+        if dice is not None:
+            return self.act(game_id, {"type": "rolloff", "dice": list(dice)}, version)
+        if self.store.load(game_id).rolloff is None:
+            raise ForbiddenMove("there is no roll-off now")
+        return self.capture_throw(game_id, version)
 
     def correct(self, game_id: int, index: int, value: int, version: int | None = None) -> Any:
         return self.act(game_id, {"type": "correct", "index": index, "value": value}, version)
@@ -579,6 +590,8 @@ class Table:
             raise
         self.status.busy = False
         event = self.throw_event(state, reading, photo)
+        if event is not None and game.rolloff is not None:
+            event = {**event, "type": "rolloff"}  # the camera reads the roll-off's throws too
         if event is None:
             self.status.pending = self.pending_for(game_id, state, reading, photo)
             self.status.pending.seen = [
@@ -602,7 +615,8 @@ class Table:
         """Ask the rules before photographing: a throw they forbid (no throws left, a die
         to confirm, a number to commit to) is refused without using the camera."""
         free = sum(not d["held"] for d in state.get("dice") or []) or Table.dice_in_play(state)
-        game.apply({"type": "throw", "dice": [1] * free})
+        kind = "rolloff" if game.rolloff is not None else "throw"
+        game.apply({"type": kind, "dice": [1] * free})
 
     def _tell_camera(self, state: dict[str, Any]) -> None:
         """A camera that renders its throws (the demo's) is told what stays on the tray."""

@@ -162,8 +162,13 @@ def test_a_hint_names_the_best_choice_for_the_dice_on_the_tray(client, tmp_path,
     # given a generala game (its table is small) with five sixes on the first throw
     monkeypatch.setenv("SCORER_DATA", str(tmp_path / "data"))
     game_id = start(client)["id"]
-    assert client.get(f"/api/games/{game_id}/hint").status_code == 409  # no dice yet
     client.post(f"/api/games/{game_id}/throw", json={"dice": [6, 6, 6, 6, 6]})
+    # at a table of two hints are off (seed 004) until coach mode is switched on
+    response = client.get(f"/api/games/{game_id}/hint")
+    assert response.status_code == 409 and "coach mode" in response.json["message"]
+    assert client.get(f"/api/games/{game_id}").json["hints"] is False
+    on = client.post(f"/api/games/{game_id}/coach", json={"on": True})
+    assert on.status_code == 200 and on.json["coach"] is True and on.json["hints"] is True
     # when a hint is asked (the table is computed on first use)
     for _ in range(100):
         response = client.get(f"/api/games/{game_id}/hint")
@@ -177,7 +182,7 @@ def test_a_hint_names_the_best_choice_for_the_dice_on_the_tray(client, tmp_path,
 
 
 def test_rulesets_without_a_strategy_say_so(client):
-    game_id = start(client, ruleset="poker_ua")["id"]
+    game_id = start(client, ruleset="poker_ua", hints=True)["id"]
     client.post(f"/api/games/{game_id}/throw", json={"dice": [1, 1, 2, 3, 4]})
     response = client.get(f"/api/games/{game_id}/hint")
     assert response.status_code == 404

@@ -20,6 +20,7 @@ from web.openapi import BAD, FORBIDDEN, UNKNOWN, Reply, document, operation
 from web.schema import (
     CellMove,
     Claim,
+    Coach,
     Correction,
     Created,
     DiceSet,
@@ -30,7 +31,9 @@ from web.schema import (
     Move,
     NewGame,
     Nothing,
+    PartTwoOptions,
     Region,
+    Rolloff,
     Square,
     State,
     Table,
@@ -243,7 +246,15 @@ def rematch(game_id: int, body: Nothing) -> tuple[Response, int]:
     setup = game.setup
     first = (game.winners() or (0,))[0]
     players = setup.players[first:] + setup.players[:first]
-    again = Setup(setup.ruleset, players, dict(setup.options), setup.dice, setup.timer)
+    again = Setup(
+        setup.ruleset,
+        players,
+        dict(setup.options),
+        setup.dice,
+        setup.timer,
+        rolloff=setup.rolloff,
+        hints=setup.hints,
+    )
     new_id, new_game = table().new_game(again)
     response = jsonify({"id": new_id, "state": table().view(new_id, new_game)})
     response.headers["Location"] = f"/api/games/{new_id}"
@@ -312,6 +323,43 @@ def pass_turn(game_id: int, body: Turn) -> Response:
     return state_of(game_id, table().act(game_id, event, body.version))
 
 
+# -- issue 26: the whole-game flow ---------------------------------------------------------
+
+
+@bp.post("/games/<int:game_id>/rolloff")
+@operation(
+    "the roll-off: the next contender's throw of all five dice; no body reads the camera",
+    MOVE,
+    body=Rolloff,
+    description=(
+        "The highest total starts; players tied for it throw again, only they. A plain "
+        "throw before anybody threw for the roll-off skips it (the seating order stands)."
+    ),
+)
+def rolloff(game_id: int, body: Rolloff) -> Response:
+    if body.dice is None:
+        table().load(game_id)  # 404 before "no camera"
+    return state_of(game_id, table().rolloff(game_id, body.dice, body.version))
+
+
+@bp.post("/games/<int:game_id>/options")
+@operation(
+    "poker_ru, before part 2's roll-off: change part 2's values and multipliers",
+    MOVE,
+    body=PartTwoOptions,
+)
+def part_two_options(game_id: int, body: PartTwoOptions) -> Response:
+    event = {"type": "options", "options": body.options}
+    return state_of(game_id, table().act(game_id, event, body.version))
+
+
+@bp.post("/games/<int:game_id>/coach")
+@operation("coach mode: hints on (or off) at a table of two or more", MOVE, body=Coach)
+def coach(game_id: int, body: Coach) -> Response:
+    event = {"type": "coach", "on": body.on}
+    return state_of(game_id, table().act(game_id, event, body.version))
+
+
 @bp.post("/games/<int:game_id>/undo")
 @operation("undo the last effective action", MOVE, body=Move)
 def undo(game_id: int, body: Move) -> Response:
@@ -369,6 +417,10 @@ def hint(game_id: int) -> tuple[Response, int] | Response:
         return jsonify({"error": "NoHints", "message": "hints are not installed"}), 404
     if ruleset not in SOLVABLE:
         return jsonify({"error": "NoHints", "message": f"no hints for {ruleset}"}), 404
+    if not game.coach:
+        raise ForbiddenMove(
+            "hints are off at a table of two or more (seed 004): switch coach mode on first"
+        )
     if not game.dice or game.finished:
         raise ForbiddenMove("a hint needs dice on the tray: throw first")
     if prepare(ruleset, game.setup.options) is not None:

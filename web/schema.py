@@ -148,6 +148,52 @@ class Throw(Body):
     }
 
 
+class Rolloff(Body):
+    """Issue 26: a roll-off throw typed in; without dice the camera takes it, as the button does."""
+
+    dice: (
+        Annotated[list[Die], Field(min_length=1, description="all five dice of the roll-off")]
+        | None
+    ) = None
+    version: Version = None
+    problems = {
+        "dice": Problem(BadDice, "dice: all five dice of the roll-off, e.g. [6, 6, 4, 2, 2]"),
+        "version": VERSION,
+    }
+
+
+class PartTwoOptions(Body):
+    """Issue 26: what a poker_ru table changes before part 2's roll-off."""
+
+    options: Annotated[
+        dict[str, Any],
+        Field(
+            min_length=1,
+            description='part 2\'s values and multipliers, e.g. {"multipliers": "off"}',
+        ),
+    ]
+    version: Version = None
+    problems = {
+        "options": Problem(
+            BadRequest, 'options is an object, e.g. {"options": {"multipliers": "off"}}'
+        ),
+        "version": VERSION,
+    }
+    missing = problems
+
+
+class Coach(Body):
+    """Issue 26: coach mode (hints) switched on or off at a table of two or more."""
+
+    on: bool
+    version: Version = None
+    problems = {
+        "on": Problem(BadRequest, 'on is true or false, e.g. {"on": true}'),
+        "version": VERSION,
+    }
+    missing = problems
+
+
 class Correction(Body):
     """A die of the current throw as it really lies."""
 
@@ -355,7 +401,19 @@ class NewGame(Body):
             description="the id of one of the table's sets of dice (`/api/dice-sets`), or null",
         ),
     ] = None
+    rolloff: Annotated[
+        bool | None,
+        Field(description="issue 26: a roll-off decides who starts; null: on in poker_ru only"),
+    ] = None
+    hints: Annotated[
+        bool | None,
+        Field(description="issue 26: hints (coach mode); null: on for one player only"),
+    ] = None
     problems = {
+        "rolloff": Problem(
+            ScorerError, "rolloff is true, false or null (the default), not {value!r}"
+        ),
+        "hints": Problem(ScorerError, "hints is true, false or null (the default), not {value!r}"),
         "ruleset": Problem(ScorerError, "a game setup needs a ruleset id (text)"),
         "players": Problem(ScorerError, "players is a list of names"),
         "options": Problem(ScorerError, "options is an object of KEY: VALUE"),
@@ -449,7 +507,31 @@ class State(Answer):
     round: int
     finished: bool
     winners: list[Any]
-    settlement: list[Any] | None = None
+    settlement: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description=(
+                "poker_ru, poker_ua when finished: results (total - average, rounded to 0.01, "
+                "summing to 0) and transfers [{from, to, amount}], the fewest that settle it"
+            )
+        ),
+    ] = None
+    rolloff: Annotated[
+        dict[str, Any] | None,
+        Field(
+            description="the roll-off: pending, part, contenders, next, log [{part, player, total}]"
+        ),
+    ] = None
+    coach: Annotated[bool, Field(description="hints are on at this table (coach mode)")] = False
+    strike_costs: Annotated[
+        dict[str, Any],
+        Field(
+            description=(
+                "cell -> {points, bonus} a strike there throws away, or {points, bonus, "
+                "instead: {cell, points, bonus}} where the rules send the dice elsewhere"
+            )
+        ),
+    ] = {}
     timer: Timer | None = None
     last_throw_seq: int | None = None
     can_undo: bool
