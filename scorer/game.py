@@ -715,21 +715,36 @@ class Game:
             return sheet.written(cell, self.scores()[cell])
         return self.rules.write(sheet, cell, self.values, self.throw)
 
-    def strike_costs(self) -> dict[str, dict[str, int]]:
+    def strike_costs(self) -> dict[str, dict[str, Any]]:
         """What striking each open cell now throws away, where it throws something away.
 
-        A strike writes 0 whatever the dice; the pages ask before striking a cell where the
-        dice would score (a joker's full value) or earn a bonus (yahtzee's +100).
+        A strike writes 0 whatever the dice. Where the dice would score in that cell, the
+        cost is its points and any bonus writing there earns (yahtzee's +100); where the
+        rules send the dice elsewhere (a forced joker), the cost is the best write instead.
+        The pages say it before a strike (seed 004's yahtzee keeps the strike itself legal).
         """
         if self.throw == 0 or self.finished or self.is_duel or self.extra_turns:
             return {}
         sheet = self.sheets[self.player]
-        costs = {}
-        for cell, points in self.scores().items():
-            bonus = sum(self.rules.write_bonus(cell, self.values, sheet, self.throw).values())
-            lost = points - self.rules.scratch_points(cell)
-            if lost > 0 or bonus > 0:
-                costs[cell] = {"points": points, "bonus": bonus}
+        scores = self.scores()
+
+        def bonus(cell: str) -> int:
+            return sum(self.rules.write_bonus(cell, self.values, sheet, self.throw).values())
+
+        best = max(scores, key=lambda c: scores[c] + bonus(c), default=None)
+        costs: dict[str, dict[str, Any]] = {}
+        for cell in self.rules.open_cells(sheet):
+            if self.rules.phase_forbids(cell, sheet):
+                continue
+            if self.committed is not None and cell != self.committed:
+                continue
+            if cell in scores:
+                lost = scores[cell] - self.rules.scratch_points(cell)
+                if lost > 0 or bonus(cell) > 0:
+                    costs[cell] = {"points": scores[cell], "bonus": bonus(cell)}
+            elif best is not None and scores[best] + bonus(best) > 0:
+                instead = {"cell": best, "points": scores[best], "bonus": bonus(best)}
+                costs[cell] = {"points": 0, "bonus": 0, "instead": instead}
         return costs
 
     def settlement(self) -> dict[str, Any] | None:

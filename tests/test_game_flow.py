@@ -393,19 +393,31 @@ def test_poker_dice_needs_two_players_and_the_first_thrower_rotates():
 
 
 def test_the_sheet_says_what_a_strike_throws_away():
-    # given a yahtzee sheet with 50 in yahtzee and sixes written
+    # given a yahtzee sheet with 50 in yahtzee, sixes still open
     game = Game.start(Setup("yahtzee", ("Anna",)))
-    game = play(game, throw([2] * 5), write("yahtzee"), throw([6, 6, 6, 1, 1]), write("sixes"))
-    # when five sixes come (a joker: any open lower cell at full value, +100)
+    game = play(game, throw([2] * 5), write("yahtzee"))
+    # when five sixes come, the joker must go to sixes (30, and +100)
+    game = game.apply(throw([6] * 5))
+    assert list(game.scores()) == ["sixes"]
+    costs = game.state()["strike_costs"]
+    # then striking chance instead throws away sixes' 30 and the +100 bonus
+    assert costs["chance"] == {
+        "points": 0,
+        "bonus": 0,
+        "instead": {"cell": "sixes", "points": 30, "bonus": 100},
+    }
+    assert costs["sixes"] == {"points": 30, "bonus": 100}
+    game = play(game, write("sixes"))
+    # when five sixes come again with sixes written, any lower cell takes them at full value
     game = game.apply(throw([6] * 5))
     costs = game.state()["strike_costs"]
-    # then striking chance would throw away 30 and the +100 bonus
+    # then striking chance would throw away 30 and the +100 bonus ("Strike chance?")
     assert costs["chance"] == {"points": 30, "bonus": 100}
     assert costs["full_house"] == {"points": 25, "bonus": 100}
     # while the strike itself stays allowed (the standard rule) and scores 0
     game = game.apply({"type": "scratch", "cell": "chance"})
-    assert game.sheets[0].cells["chance"] == 0 and game.totals() == (50 + 18,)
-    # and a throw that scores nowhere warns nowhere it scores 0
+    assert game.sheets[0].cells["chance"] == 0 and game.totals() == (50 + 30 + 100,)
+    # and a throw that scores nowhere costs nothing where it scores 0
     game = game.apply(throw([1, 2, 3, 5, 6]))
     assert "yahtzee" not in game.state()["strike_costs"]
     while not game.finished:

@@ -122,6 +122,37 @@ def choice_name(choice: object) -> str:
     return str(name) if name is not None else str(choice)
 
 
+# -- issue 26: the whole-game flow's agreements ------------------------------------------------
+OPTION_NAMES.update(
+    {
+        "parts": _l("Parts"),
+        "variant": _l("Variant"),
+        "first_finisher_bonus": _l("First to finish part 1"),
+    }
+)
+OPTION_HELP += (
+    _l("2: both parts; 1: the game ends after part 1"),
+    _l("1: all play each part together; 2: each alone, with banked throws"),
+    _l("variant 2: points for the first player to finish part 1"),
+)
+SWITCHES: dict[str, tuple[Any, Any]] = {
+    "rolloff": (
+        _l("Roll-off"),
+        _l("Everyone throws all five dice once: the highest total starts, ties throw again"),
+    ),
+    "hints": (
+        _l("Hints (coach mode)"),
+        _l("Seed 004: no hints where two or more play, unless the table wants them"),
+    ),
+}
+"""The agreements of every ruleset on /setup (Setup's own fields): name and help."""
+
+
+def switch_text(switch: str) -> tuple[str, str]:
+    name, help_text = SWITCHES[switch]
+    return str(name), str(help_text)
+
+
 def cell_name(ruleset: str, cell: str) -> str:
     """The translated name of a cell as this ruleset calls it."""
     name = RULESET_CELL_NAMES.get(ruleset, {}).get(cell) or CELL_NAMES.get(cell)

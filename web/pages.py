@@ -33,6 +33,7 @@ from web.names import (
     CELL_NAMES,
     RULESET_CELL_NAMES,
     RULESET_NAMES,
+    switch_text,
     ruleset_name,
 )
 from web.pairing import phone_base
@@ -128,6 +129,35 @@ def strings() -> dict[str, Any]:
         "hint": _("Hint"),
         "rethrow_all": _("re-throw all"),
         "rulesets": {r: ruleset_name(r) for r in RULESET_NAMES},
+        # issue 26: the whole-game flow
+        "rolloff_turn": _("Roll-off for the first move: %(name)s throws", name="{name}"),
+        "rolloff_part2": _("Roll-off before part 2: %(name)s throws", name="{name}"),
+        "rolloff_how": _("All five dice: the highest total starts"),
+        "rolloff_tie": _("Tie: only %(names)s throw again", names="{names}"),
+        "extra_round": _("Extra round"),
+        "coach": _("Coach mode: hints on"),
+        "coach_on": _("Coach mode"),
+        "coach_off": _("Hints off"),
+        "pays": _(
+            "%(payer)s pays %(payee)s %(amount)s",
+            payer="{payer}",
+            payee="{payee}",
+            amount="{amount}",
+        ),
+        "strike_cost": _(
+            "Strike %(cell)s? %(dice)s would score %(points)s there",
+            cell="{cell}",
+            dice="{dice}",
+            points="{points}",
+        ),
+        "strike_instead": _(
+            "Strike %(cell)s? %(dice)s would score %(points)s in %(other)s",
+            cell="{cell}",
+            dice="{dice}",
+            points="{points}",
+            other="{other}",
+        ),
+        "strike_bonus": _("and the +%(bonus)s bonus", bonus="{bonus}"),
         # The table speaks English (it imports no Flask); the page translates its lines.
         "messages": {
             "Still reading the dice: press ignored.": _("Still reading the dice: press ignored."),
@@ -179,7 +209,11 @@ def remember_language(response: Response) -> Response:
 
 @bp.app_context_processor
 def page_globals() -> dict[str, Any]:
-    return {"locale": str(get_locale() or "en"), "ruleset_name": ruleset_name}
+    return {
+        "locale": str(get_locale() or "en"),
+        "ruleset_name": ruleset_name,
+        "switch_text": switch_text,
+    }
 
 
 @bp.get("/")

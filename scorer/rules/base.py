@@ -230,6 +230,8 @@ class Ruleset:
             "cells": list(self.cells),
             "dice": self.dice_count,
             "throws": self.max_throws,
+            "extra_rounds": self.extra_rounds,
+            "min_players": self.min_players,
             "options": {
                 o.name: {"default": o.default, "help": o.help, "choices": o.choices}
                 for o in self.OPTIONS

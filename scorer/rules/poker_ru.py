@@ -11,7 +11,7 @@ average: each player wins or loses ``total - average``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from scorer.dice import Dice, counts
@@ -110,16 +110,6 @@ def _throw_count(text: str) -> int:
     return value
 
 
-def _choice(*allowed: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        value = int(text)
-        if value not in allowed:
-            raise ValueError(text)
-        return value
-
-    return parse
-
-
 def _value(text: str) -> int:
     value = int(text)
     if value < 0:
@@ -167,12 +157,13 @@ class PokerRu(TwoPartPoker):
         ),
         Option("multipliers", True, on_off, "on/off: x3 completed on throw 1, x2 on throw 2"),
         Option("throw_bank", False, on_off, "on/off: unused throws are banked for later turns"),
-        Option("parts", 2, _choice(1, 2), "2: both parts; 1: the game ends after part 1"),
+        Option("parts", 2, int, "2: both parts; 1: the game ends after part 1", (2, 1)),
         Option(
             "variant",
             1,
-            _choice(1, 2),
+            int,
             "1: all play each part together; 2: each alone, with banked throws",
+            (1, 2),
         ),
         Option(
             "first_finisher_bonus",
@@ -194,6 +185,7 @@ class PokerRu(TwoPartPoker):
         self.options = chosen
         if chosen["parts"] == 1:
             self.cells = UPPER
+            self.extra_rounds = False  # extra rounds replay part 2, which this game has not
 
     extra_rounds = True
 

@@ -189,6 +189,7 @@
     drawWriteBar();
     drawStatus(state.table);
     drawBanner();
+    drawFlow();
     const picker = $("picker");
     if (picker && picker.open && pickerIndex !== null) openPicker(pickerIndex);
   }
@@ -202,6 +203,10 @@
       count.textContent = state.finished ? "" : state.throw
         ? fill(T.throw_n, { n: state.throw, of: state.throws_allowed })
         : T.throw_none;
+    }
+    if (rolloffPending()) {
+      if (who) who.textContent = fill(T.its_turn, { name: state.players[state.rolloff.next] });
+      if (count) count.textContent = T.rolloff_how;
     }
     const round = $("round");
     if (round) round.textContent = fill(T.round_n, { n: state.round });
@@ -449,7 +454,9 @@
         const written = state.sheet[p] ? state.sheet[p][cell] : null;
         const current = p === state.current_player && !state.finished;
         const td = el("td", { class: current ? "current" : "" });
-        if (written !== null && written !== undefined) {
+        // issue 26: an extra round adds to a written cell, so that cell is offered again
+        const extraOption = current && state.extra_turns > 0 && cell in scores;
+        if (written !== null && written !== undefined && !extraOption) {
           td.textContent = written;
           td.classList.add("written");
           if (written === 0) td.classList.add("zero");
@@ -461,7 +468,9 @@
           }
         } else if (current && cell in scores) {
           td.classList.add("option");
-          td.textContent = scores[cell];
+          td.textContent = extraOption
+            ? written + " " + (scores[cell] < 0 ? "" : "+") + scores[cell]
+            : scores[cell];
           if (canWrite) {
             td.classList.add("tappable");
             td.setAttribute("role", "button");
@@ -511,10 +520,11 @@
     }
     if (state.settlement) {
       const row = el("tr", { class: "bonus settlement" }, [el("th", { scope: "row", class: "cell-name", text: T.settlement })]);
-      state.settlement.forEach((v) => row.append(el("td", { text: (v > 0 ? "+" : "") + Math.round(v * 100) / 100 })));
+      settlementResults().forEach((v) => row.append(el("td", { text: (v > 0 ? "+" : "") + v.toFixed(2) })));
       body.append(row);
     }
     table.append(body);
+    drawCoach(table);
     // every row the sheet has (the header too), so the kiosk sizes its text to show them all
     // (a winner's name may wrap onto a second line: one row more)
     table.style.setProperty("--rows", table.rows.length + (state.finished ? 1 : 0));
@@ -539,6 +549,67 @@
     const range = document.createRange();
     range.selectNodeContents(node);
     return new Set([...range.getClientRects()].map((r) => Math.round(r.bottom))).size;
+  }
+
+  // -- issue 26: the whole-game flow (roll-off, extra rounds, coach mode, settlement) -------
+
+  function settlementResults() {
+    const s = state.settlement;
+    return Array.isArray(s) ? s : (s && s.results) || [];
+  }
+
+  function transfersText() {
+    const s = state.settlement;
+    if (!s || !s.transfers) return "";
+    return s.transfers.map((t) => fill(T.pays, {
+      payer: state.players[t.from], payee: state.players[t.to], amount: t.amount.toFixed(2),
+    })).join(" · ");
+  }
+
+  function rolloffPending() {
+    return !!(state && state.rolloff && state.rolloff.pending);
+  }
+
+  function rolloffText() {
+    const r = state.rolloff;
+    const name = state.players[r.next];
+    const parts = [fill(r.part === 2 ? T.rolloff_part2 : T.rolloff_turn, { name: name })];
+    const thisPart = (r.log || []).filter((e) => e.part === r.part);
+    if (thisPart.length) parts.push(thisPart.map((e) => state.players[e.player] + " " + e.total).join(", "));
+    if (r.contenders.length < state.players.length) {
+      parts.push(fill(T.rolloff_tie, { names: r.contenders.map((p) => state.players[p]).join(", ") }));
+    }
+    return parts.join(" · ");
+  }
+
+  function drawCoach(table) {
+    if (!state.coach || state.players.length < 2) return;
+    table.classList.add("coached");
+    table.prepend(el("caption", { class: "coach", text: T.coach }));
+  }
+
+  function drawFlow() {
+    const extra = $("extra-round-button");
+    if (extra) {
+      extra.hidden = !(state.finished && state.ruleset_info && state.ruleset_info.extra_rounds);
+    }
+    const coach = $("coach-button");
+    if (coach) {
+      coach.hidden = state.finished || state.players.length < 2 || !(state.ruleset_info && state.ruleset_info.kind !== "duel");
+      coach.textContent = state.coach ? T.coach_off : T.coach_on;
+    }
+  }
+
+  function strikeLabel(cell) {
+    const cost = (state.strike_costs || {})[cell];
+    if (!cost) return T.strike + ": " + cellName(cell);
+    const dice = (state.dice || []).map(dieLabel).join(" ");
+    const lost = cost.instead || cost;
+    let text = cost.instead
+      ? fill(T.strike_instead, { cell: cellName(cell), dice: dice, points: lost.points, other: cellName(lost.cell) })
+      : fill(T.strike_cost, { cell: cellName(cell), dice: dice, points: lost.points });
+    if (lost.bonus) text += " " + fill(T.strike_bonus, { bonus: lost.bonus });
+    return text;
   }
 
   function subtotalRow(subtotals) {
@@ -593,7 +664,7 @@
     if (selectedCell in scores) {
       return { label: T.write + ": " + cellName(selectedCell) + " " + scores[selectedCell], path: "/write", body: { cell: selectedCell } };
     }
-    return { label: T.strike + ": " + cellName(selectedCell), path: "/scratch", body: { cell: selectedCell } };
+    return { label: strikeLabel(selectedCell), path: "/scratch", body: { cell: selectedCell } };
   }
 
   function drawWriteBar() {
@@ -671,7 +742,12 @@
         }));
       }
       actions.append(el("a", { class: "button", id: "new-game-link", href: page === "kiosk" ? "/setup?next=/" : "/setup", text: T.new_game }));
-      banner.replaceChildren(el("p", { class: "banner-text", text: fill(T.winners, { names: names }) }), actions);
+      const paying = transfersText();  // issue 26: who pays whom
+      const text = fill(T.winners, { names: names }) + (paying ? " · " + paying : "");
+      banner.replaceChildren(el("p", { class: "banner-text", text: text }), actions);
+      banner.hidden = false;
+    } else if (rolloffPending()) {
+      banner.textContent = rolloffText();
       banner.hidden = false;
     } else {
       banner.hidden = true;
@@ -754,7 +830,7 @@
     if (!state) return;
     const button = $("throw-button");
     if (button) button.classList.add("busy");
-    move("/throw").catch(() => {}).finally(() => { if (button) button.classList.remove("busy"); });
+    move(rolloffPending() ? "/rolloff" : "/throw").catch(() => {}).finally(() => { if (button) button.classList.remove("busy"); });
   }
 
   function bindTable() {
@@ -771,6 +847,10 @@
     }
     const undo = $("undo-button");
     if (undo) undo.addEventListener("click", () => move("/undo").catch(() => {}));
+    const extra = $("extra-round-button");
+    if (extra) extra.addEventListener("click", () => move("/extra_round").catch(() => {}));
+    const coach = $("coach-button");
+    if (coach) coach.addEventListener("click", () => move("/coach", { on: !state.coach }).catch(() => {}));
     const typeButton = $("type-button");
     const typed = $("typed");
     if (typeButton && typed) {
@@ -783,7 +863,7 @@
         const text = $("typed-dice").value.trim().toUpperCase();
         let dice = text.split(/[\s,]+/).filter(Boolean);
         if (dice.length === 1 && /^[1-6]+$/.test(dice[0])) dice = dice[0].split("");
-        move("/throw", { dice: dice }).then(() => {
+        move(rolloffPending() ? "/rolloff" : "/throw", { dice: dice }).then(() => {
           $("typed-dice").value = "";
           const status = lastStatus || {};
           if (status.camera === "ok" && status.reader === "ok") typed.hidden = true;  // done with it
@@ -879,6 +959,10 @@
       const timer = form.elements.timer.value;
       const body = { ruleset, players, options, dice: form.elements.dice.value, timer: timer ? Number(timer) : null };
       if (form.elements.dice_set && form.elements.dice_set.value) body.dice_set = form.elements.dice_set.value;
+      for (const name of ["rolloff", "hints"]) {  // issue 26: "" leaves the rules' default
+        const value = form.elements[name] ? form.elements[name].value : "";
+        if (value) body[name] = value === "on";
+      }
       const error = $("setup-error");
       try {
         await api("/api/games", body);

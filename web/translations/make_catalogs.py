@@ -809,6 +809,66 @@ UK.update(
     }
 )
 
+# -- issue 26: the whole-game flow (table agreements, roll-off, extra rounds, coach mode) --
+RU.update(
+    {
+        "Parts": "Части",
+        "2: both parts; 1: the game ends after part 1": "2: обе части; 1: игра кончается после первой части",
+        "1: all play each part together; 2: each alone, with banked throws": "1: все играют каждую часть вместе; 2: каждый сам, с банком бросков",
+        "variant 2: points for the first player to finish part 1": "вариант 2: очки первому, кто закончит первую часть",
+        "Variant": "Вариант",
+        "First to finish part 1": "Первому закончившему первую часть",
+        "Roll-off": "Розыгрыш первого хода",
+        "Everyone throws all five dice once: the highest total starts, ties throw again": "Каждый бросает все пять костей один раз: начинает набравший больше всех, при равенстве бросают снова",
+        "Hints (coach mode)": "Подсказки (режим тренера)",
+        "Seed 004: no hints where two or more play, unless the table wants them": "За столом двух и более игроков подсказок нет, если стол сам их не включит",
+        "Roll-off for the first move: %(name)s throws": "Розыгрыш первого хода: бросает %(name)s",
+        "Roll-off before part 2: %(name)s throws": "Розыгрыш перед второй частью: бросает %(name)s",
+        "All five dice: the highest total starts": "Все пять костей: начинает набравший больше всех",
+        "Tie: only %(names)s throw again": "Ничья: бросают снова только %(names)s",
+        "Extra round": "Дополнительный круг",
+        "Coach mode: hints on": "Режим тренера: подсказки включены",
+        "Coach mode": "Режим тренера",
+        "Hints off": "Выключить подсказки",
+        "%(payer)s pays %(payee)s %(amount)s": "%(payer)s платит %(payee)s %(amount)s",
+        "Strike %(cell)s? %(dice)s would score %(points)s there": "Вычеркнуть «%(cell)s»? %(dice)s дали бы там %(points)s",
+        "and the +%(bonus)s bonus": "и бонус +%(bonus)s",
+        "Strike %(cell)s? %(dice)s would score %(points)s in %(other)s": "Вычеркнуть «%(cell)s»? %(dice)s дали бы %(points)s в «%(other)s»",
+        "as the rules say (on in the Russian dice poker)": "по правилам (включён в русском покере)",
+        "as the rules say (only for one player)": "по правилам (только для одного игрока)",
+    }
+)
+
+# -- issue 26: the whole-game flow (table agreements, roll-off, extra rounds, coach mode) --
+UK.update(
+    {
+        "Parts": "Частини",
+        "2: both parts; 1: the game ends after part 1": "2: обидві частини; 1: гра закінчується після першої частини",
+        "1: all play each part together; 2: each alone, with banked throws": "1: усі грають кожну частину разом; 2: кожен сам, з банком кидків",
+        "variant 2: points for the first player to finish part 1": "варіант 2: очки першому, хто закінчить першу частину",
+        "Variant": "Варіант",
+        "First to finish part 1": "Першому, хто закінчить першу частину",
+        "Roll-off": "Розіграш першого ходу",
+        "Everyone throws all five dice once: the highest total starts, ties throw again": "Кожен кидає всі п'ять кісток один раз: починає той, хто набрав найбільше, при рівності кидають знову",
+        "Hints (coach mode)": "Підказки (режим тренера)",
+        "Seed 004: no hints where two or more play, unless the table wants them": "За столом двох і більше гравців підказок немає, якщо стіл сам їх не ввімкне",
+        "Roll-off for the first move: %(name)s throws": "Розіграш першого ходу: кидає %(name)s",
+        "Roll-off before part 2: %(name)s throws": "Розіграш перед другою частиною: кидає %(name)s",
+        "All five dice: the highest total starts": "Усі п'ять кісток: починає той, хто набрав найбільше",
+        "Tie: only %(names)s throw again": "Нічия: кидають знову лише %(names)s",
+        "Extra round": "Додаткове коло",
+        "Coach mode: hints on": "Режим тренера: підказки ввімкнено",
+        "Coach mode": "Режим тренера",
+        "Hints off": "Вимкнути підказки",
+        "%(payer)s pays %(payee)s %(amount)s": "%(payer)s платить %(payee)s %(amount)s",
+        "Strike %(cell)s? %(dice)s would score %(points)s there": "Закреслити «%(cell)s»? %(dice)s дали б там %(points)s",
+        "and the +%(bonus)s bonus": "і бонус +%(bonus)s",
+        "Strike %(cell)s? %(dice)s would score %(points)s in %(other)s": "Закреслити «%(cell)s»? %(dice)s дали б %(points)s у «%(other)s»",
+        "as the rules say (on in the Russian dice poker)": "за правилами (увімкнено в російському покері)",
+        "as the rules say (only for one player)": "за правилами (лише для одного гравця)",
+    }
+)
+
 
 def build(template: Path, lang: str, table: dict[str, str]) -> list[str]:
     with template.open("rb") as src:
