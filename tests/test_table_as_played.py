@@ -294,20 +294,23 @@ def test_yacht_counts_to_its_bonus_and_generala_shows_its_subtotal_alone(client)
 
 
 def test_poker_ru_marks_x3_x2_banks_throws_and_counts_the_way_to_the_premium(client):
-    # given poker_ru with a throw bank and one throw for every number
-    options = {"throw_bank": "on", "throws": "1"}
+    # given poker_ru with a throw bank, one throw for every number but two for ones
+    options = {"throw_bank": "on", "throws": "1", "throws.ones": "2"}
     game_id = start(client, "poker_ru", players=("Anna",), options=options)["id"]
     # when fours are chosen and made with three fours in one throw (0 points, no throw left)
     play(client, game_id, "throw", dice=[4, 4, 4, 1, 2])
     play(client, game_id, "commit", cell="fours")
     state = play(client, game_id, "write", cell="fours")
     assert state["notes"]["subtotals"][0] == {"sum": 0, "target": 0, "needed": 0, "complete": False}
-    # and ones are struck with no throw: their one throw goes to the bank, and -9 to part 1
+    # and ones are struck after one throw (RULES.md: a cell is thrown before it is written):
+    # the second throw of ones goes to the bank, and -9 to part 1
+    play(client, game_id, "throw", dice=[2, 3, 4, 5, 6])
     state = play(client, game_id, "scratch", cell="ones")
     assert state["notes"]["subtotals"][0]["needed"] == 9
     assert state["notes"]["banked"] == [1]
     # then, part 1 done, a pair made on the first throw is marked x3
     for cell in ("twos", "threes", "fives", "sixes"):
+        play(client, game_id, "throw", dice=[1, 1, 1, 1, 1])
         state = play(client, game_id, "scratch", cell=cell)
     play(client, game_id, "throw", dice=[3, 3, 1, 2, 5])
     state = play(client, game_id, "write", cell="pair")
@@ -328,11 +331,11 @@ def test_poker_dice_keeps_every_round_hands_to_the_end(client):
             "hands": ["full_house", "pair"],
             "winners": [0],
         },
-        {
+        {  # round 2 is opened by the second player (RULES.md: the first thrower rotates)
             "round": 2,
-            "dice": [[2, 2, 4, 5, 6], [4, 4, 4, 4, 1]],
-            "hands": ["pair", "four_of_a_kind"],
-            "winners": [1],
+            "dice": [[4, 4, 4, 4, 1], [2, 2, 4, 5, 6]],
+            "hands": ["four_of_a_kind", "pair"],
+            "winners": [0],
         },
     ]
 

@@ -33,8 +33,8 @@ from web.names import (
     CELL_NAMES,
     RULESET_CELL_NAMES,
     RULESET_NAMES,
-    switch_text,
     ruleset_name,
+    switch_text,
 )
 from web.pairing import phone_base
 

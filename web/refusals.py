@@ -157,6 +157,27 @@ LINES += (
     _l("poker_bluff has no cells: claim or call"),
     _l("poker_board has no cells: place a chip on the board"),
 )
+# -- issue 26: the whole-game flow's refusals ----------------------------------------------
+LINES += (
+    _l("this scorer plays flows 1 and %(flow)s, not %(value)s"),
+    _l("%(switch)s is true, false or null (the default), not %(value)s"),
+    _l("there is no roll-off now"),
+    _l("the roll-off throws all %(count)s dice, got %(got)s"),
+    _l("finish the roll-off first: %(name)s throws for the first move"),
+    _l("the table changes options only before part 2's roll-off"),
+    _l("before part 2 the table may change %(allowed)s, not %(option)s"),
+    _l('options is an object, e.g. {"multipliers": "off"}'),
+    _l('options is an object, e.g. {"options": {"multipliers": "off"}}'),
+    _l("coach mode is switched with on: true or false"),
+    _l('on is true or false, e.g. {"on": true}'),
+    _l("hints are off at a table of two or more (seed 004): switch coach mode on first"),
+    _l("throw at least once for %(cell)s before striking it (throw bank)"),
+    _l("chance is not replayed in extra rounds: it was the one allowed error"),
+    _l("chance is written only after the third throw, not throw %(n)s"),
+    _l("chance is for a round with no combination: the dice make %(cell)s"),
+    _l("dice: all five dice of the roll-off, e.g. [6, 6, 4, 2, 2]"),
+    _l("results must sum to 0 to be settled, not %(n)s cents"),
+)
 LINES += OPTION_HELP  # the rulesets' help for their options (web.names names the options)
 
 # -- issue 24: teach your dice (the table's sets of dice, lessons on /camera) --------------
