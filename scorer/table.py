@@ -360,6 +360,8 @@ class Table:
         """When the current turn's timer runs out (epoch seconds); a new turn restarts it."""
         if state.get("finished") or not state.get("timer"):
             return None
+        if (state.get("rolloff") or {}).get("pending"):
+            return None  # a roll-off throw is no turn: the timer starts with part 1
         key = (state.get("round"), state.get("current_player"), state.get("extra_turns"))
         known = self._deadlines.get(game_id)
         if known is None or known[0] != key:

@@ -117,7 +117,7 @@ def test_the_table_as_players_use_it(served):
                 {
                     "ruleset": "poker_ru",
                     "players": ["Анна"],
-                    "options": {"throw_bank": "on", "throws": "1"},
+                    "options": {"throw_bank": "on", "throws": "1", "throws.ones": "2"},
                 },
             )
             game_id = game["id"]
@@ -144,13 +144,16 @@ def test_the_table_as_players_use_it(served):
             expect(phone.locator('#sheet tr[data-cell="fours"] td.written')).to_have_text("0")
             phone.wait_for_timeout(300)
             expect(phone.locator("#toast")).to_be_hidden()
-            # a struck number banks its throw and takes part 1 below the premium (item 16)
+            # a struck number banks its throw and takes part 1 below the premium (item 16);
+            # RULES.md (issue 26): thrown once first, ones bank 2 - 1
+            api(url, f"/api/games/{game_id}/throw", {"dice": [2, 3, 4, 5, 6]})
             api(url, f"/api/games/{game_id}/scratch", {"cell": "ones"})
             expect(phone.locator(".turn-notes")).to_have_text("бросков в запасе: 1")
             subtotal = phone.locator("#sheet tr.subtotal")
             expect(subtotal).to_contain_text("Первая часть")
             expect(subtotal).to_contain_text("до премии: 9")
             for cell in ("twos", "threes", "fives", "sixes"):
+                api(url, f"/api/games/{game_id}/throw", {"dice": [1, 1, 1, 1, 1]})
                 api(url, f"/api/games/{game_id}/scratch", {"cell": cell})
             api(url, f"/api/games/{game_id}/throw", {"dice": [3, 3, 1, 2, 5]})
             api(url, f"/api/games/{game_id}/write", {"cell": "pair"})
@@ -214,7 +217,8 @@ def test_the_table_as_players_use_it(served):
             round_1 = big.locator('#sheet tr[data-cell="round_1"] .past-hand')
             expect(round_1).to_have_text(["Full house", "Pair"])
             round_2 = big.locator('#sheet tr[data-cell="round_2"] .past-hand')
-            expect(round_2).to_have_text(["Pair", "Four of a kind"])
+            # Borys opened round 2 (issue 26: the first thrower rotates), Anna threw the four
+            expect(round_2).to_have_text(["Four of a kind", "Pair"])
 
             # the server stops: a full-width line, the camera dot grey, no PIN (item 15)
             dot_colour = (

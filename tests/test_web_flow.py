@@ -36,6 +36,12 @@ def test_the_rolloff_is_read_by_the_camera_or_typed_and_the_winner_starts(client
     # and a roll-off once decided takes no more throws
     again = client.post(f"/api/games/{game_id}/rolloff", json={"dice": [1, 2, 3, 4, 5]})
     assert again.status_code == 409
+    # and the history lists who threw what for the first move
+    page = client.get(f"/history/{game_id}").get_data(as_text=True)
+    assert page.count("<b>Roll-off</b>") == 3
+    assert "= 29" in page and "= 30" in page and "= 5" in page
+    rows = page.split('class="log-rolloff"')[1:]
+    assert ["Ivan" in rows[0], "Olga" in rows[1], "Petr" in rows[2]] == [True, True, True]
 
 
 def test_a_press_during_the_rolloff_throws_for_it(client, reader, table):
@@ -66,7 +72,7 @@ def test_options_change_before_part_two_and_extra_rounds_from_the_api(client):
     assert state.status_code == 200, state.json
     assert state.json["options"]["multipliers"] is False
     bad = client.post(f"/api/games/{game_id}/options", json={"options": {"throws": 3}})
-    assert bad.status_code == 400 and "throws" in bad.json["message"]
+    assert bad.status_code == 400 and bad.json["message"].endswith("not Throws for each number")
     # and both write every combination, made on the first throw
     makes = {
         "pair": [2, 2, 3, 4, 6],

@@ -33,6 +33,7 @@ from web.names import (
     CELL_NAMES,
     RULESET_CELL_NAMES,
     RULESET_NAMES,
+    option_name,
     ruleset_name,
     switch_text,
 )
@@ -213,6 +214,7 @@ def page_globals() -> dict[str, Any]:
         "locale": str(get_locale() or "en"),
         "ruleset_name": ruleset_name,
         "switch_text": switch_text,
+        "option_name": option_name,
     }
 
 
@@ -452,7 +454,8 @@ def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str,
         row["corrections"] = []
         held: list[bool] = []
         if game is not None:
-            row["player"] = setup.players[game.player]
+            thrower = game.rolloff_next if event.get("type") == "rolloff" else None
+            row["player"] = setup.players[game.player if thrower is None else thrower]
             before = game.sheets[game.player].cells
             held = [d.held for d in game.dice]
             try:
@@ -480,6 +483,10 @@ def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str,
                 reading.get("boxes") or [], row["faces"], reading.get("unsure") or []
             )
             last_throw = row
+        elif event.get("type") == "rolloff":  # issue 26: who threw what for the first move
+            row["faces"] = [card_rank(v) if cards else str(v) for v in event.get("dice", [])]
+            row["photo"] = (event.get("reading") or {}).get("photo")
+            row["total"] = sum(int(v) for v in event.get("dice", []) if isinstance(v, int))
         elif event.get("type") == "correct" and last_throw is not None:
             last_throw["corrections"].append(event)
         rows.append(row)
