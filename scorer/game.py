@@ -759,9 +759,12 @@ class Game:
 
     def timeout_events(self, rng: random.Random | None = None) -> list[dict[str, Any]]:
         """What the turn timer does on expiry: a virtual throw if none yet, then the best cell."""
-        if self.finished or self.rolloff is not None:
-            return []  # a roll-off has no turn to time
+        if self.finished:
+            return []
         rng = rng or random.Random()
+        if self.rolloff is not None:  # the timer throws the next contender's roll-off
+            dice = [rng.randint(1, 6) for _ in range(self.rules.dice_count)]
+            return [{"type": "rolloff", "dice": dice, "virtual": True}]
         events: list[dict[str, Any]] = []
         game = self
         if game.throw == 0:

@@ -7,6 +7,8 @@ they decide.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from scorer.errors import BadOption, ForbiddenMove
@@ -130,6 +132,13 @@ def test_a_table_that_throws_for_part_one_skips_the_rolloff():
     # and the whole game plays to its end, the table skipping part 2's roll-off too
     game = fill_part_two(fill_part_one(game))
     assert game.finished and game.state()["rolloff"] is None
+    # and a table whose timer runs the game throws the roll-off virtually, then plays on
+    game = Game.start(Setup("poker_ru", ("Ivan", "Olga"), timer=30))
+    rng = random.Random(5)
+    while not game.finished:
+        for event in game.timeout_events(rng):
+            game = game.apply(event)
+    assert [e["player"] for e in game.state()["rolloff"]["log"][:2]] == [0, 1]
     # while with roll-off off there is none at all
     game = Game.start(Setup("poker_ru", ("Ivan", "Olga"), rolloff=False))
     assert game.state()["rolloff"] is None
