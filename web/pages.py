@@ -484,8 +484,10 @@ def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str,
             )
             last_throw = row
         elif event.get("type") == "rolloff":  # issue 26: who threw what for the first move
+            reading = event.get("reading") or {}
             row["faces"] = [card_rank(v) if cards else str(v) for v in event.get("dice", [])]
-            row["photo"] = (event.get("reading") or {}).get("photo")
+            row["photo"] = reading.get("photo")
+            row["marks"] = photo_marks(reading.get("boxes") or [], row["faces"])
             row["total"] = sum(int(v) for v in event.get("dice", []) if isinstance(v, int))
         elif event.get("type") == "correct" and last_throw is not None:
             last_throw["corrections"].append(event)
