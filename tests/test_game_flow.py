@@ -382,7 +382,7 @@ def test_hints_are_off_at_a_table_of_two_unless_coach_mode_is_on():
 
 def test_poker_dice_needs_two_players_and_the_first_thrower_rotates():
     # given seed 003's "от двух игроков"
-    with pytest.raises(BadOption, match="2 or more"):
+    with pytest.raises(BadOption, match="2 to 6 players"):
         Setup("poker_dice", ("Solo",))
     game = Game.start(Setup("poker_dice", ("A", "B", "C"), dice="cards"))
     openers = []

@@ -72,7 +72,7 @@ def test_the_stored_games_hit_every_rule_issue_26_changed(old_store):
     assert "before striking" in refused[2]  # the old bank let a cell be struck unthrown
     assert "held" in refused[3]  # new fours re-thrown
     assert "chance" in refused[4]  # chance on throw 1
-    assert "2 or more players" in refused[5]  # poker_dice alone
+    assert "2 to 6 players" in refused[5]  # poker_dice alone
     assert "chance" in refused[7]  # chance in an extra round
 
 

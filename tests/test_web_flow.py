@@ -112,7 +112,7 @@ def test_options_change_before_part_two_and_extra_rounds_from_the_api(client):
 
 def test_poker_dice_needs_two_players_at_the_api(client):
     response = client.post("/api/games", json={"ruleset": "poker_dice", "players": ["A"]})
-    assert response.status_code == 400 and "2 or more" in response.json["message"]
+    assert response.status_code == 400 and "2 to 6 players" in response.json["message"]
     bad = client.post(
         "/api/games", json={"ruleset": "yacht", "players": ["A", "B"], "hints": "please"}
     )

@@ -39,7 +39,9 @@ def get_ruleset(
     """The ruleset with the table's options applied; raises on unknown ids or options.
 
     ``flow`` 1 keeps the rules games stored before issue 26 were played by."""
-    return ruleset_class(ruleset_id)(options, flow)
+    rules = ruleset_class(ruleset_id)(options)
+    rules.flow = flow
+    return rules
 
 
 __all__ = [

@@ -72,8 +72,10 @@ class Ruleset:
     """Whether a roll-off decides who starts unless the table says otherwise (poker_ru)."""
     OPTIONS: ClassVar[tuple[Option, ...]] = ()
 
-    def __init__(self, options: Mapping[str, object] | None = None, flow: int = FLOW) -> None:
-        self.flow = flow
+    flow: int = FLOW
+    """The whole-game flow the rules serve (:func:`scorer.rules.get_ruleset` sets it)."""
+
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
         known = {opt.name: opt for opt in self.OPTIONS}
         chosen = {name: opt.default for name, opt in known.items()}
         for name, raw in (options or {}).items():

@@ -17,7 +17,7 @@ from typing import Any
 from scorer.dice import Dice, counts
 from scorer.errors import UnknownCell
 from scorer.rules import settlement
-from scorer.rules.base import FLOW, UPPER, Option, Ruleset, on_off
+from scorer.rules.base import UPPER, Option, Ruleset, on_off
 from scorer.rules.sheet import Sheet
 from scorer.rules.yahtzee import is_five_alike, is_full_house, of_a_kind
 
@@ -174,8 +174,8 @@ class PokerRu(TwoPartPoker):
     )
     rolloff_default = True
 
-    def __init__(self, options: Mapping[str, object] | None = None, flow: int = FLOW) -> None:
-        super().__init__(options, flow)
+    def __init__(self, options: Mapping[str, object] | None = None) -> None:
+        super().__init__(options)
         chosen: dict[str, Any] = dict(self.options)
         for cell in UPPER:
             if chosen[f"throws.{cell}"] is None:
