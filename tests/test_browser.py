@@ -241,6 +241,9 @@ def test_a_whole_game_through_the_pages(live):
             expect(kiosk.locator("#dice .die.corrected")).to_have_count(1)
             expect(kiosk.locator("#photo .photo-box").nth(2)).to_have_text("3")
 
+            # hints are off at a table of two (RULES.md, seed 004) until coach mode is on
+            expect(small.locator("#hint-button")).to_be_hidden()
+            api(url, f"/api/games/{game_id}/coach", {"on": True})
             expect(small.locator("#hint-button")).to_be_visible()  # the kiosk offers hints too
 
             # a hold, on the kiosk's own touch screen: keep the three threes
