@@ -132,6 +132,7 @@ def test_a_setup_is_read_as_the_game_reads_a_new_one(client):
 def test_a_new_game_carries_every_part_of_a_setup():
     # given the parts of the game's own setup
     parts = {part.name for part in dataclasses.fields(Setup)}
+    parts.discard("flow")  # issue 26: a new game follows today's flow; only stored ones are older
     # then the API's model of a new game names each one (a part the game learns must be
     # added to NewGame, or the API would drop it and the document would not show it)
     assert set(NewGame.model_fields) == parts
