@@ -145,6 +145,22 @@ def test_the_whole_game_flow_on_the_pages(live):
             expect(phone.locator("#current-player")).to_contain_text("Olga")
             assert table.store.load(game_id).sheets[0].cells["poker"] == 300
 
+            # poker_ru's second roll-off: the table turns the multipliers off before it
+            state = api(url, "/api/games", {"ruleset": "poker_ru", "players": ["Ivan", "Olga"]})
+            game_id = state["id"]
+            part_one(url, game_id, 2, counts=(3, 3))  # a plain throw skips the first roll-off
+            phone.goto(url + "/play")
+            expect(phone.locator("#banner")).to_contain_text("Roll-off before part 2: Ivan")
+            toggle = phone.locator("#multipliers-button")
+            expect(toggle).to_have_text("Multipliers x3/x2: on (tap to turn off)")
+            toggle.click()
+            expect(toggle).to_have_text("Multipliers x3/x2: off (tap to turn on)")
+            assert table.store.load(game_id).rules.options["multipliers"] is False
+            phone.locator("#typed-dice").fill("12345")
+            phone.locator("#typed button[type=submit]").click()
+            expect(phone.locator("#banner")).to_contain_text("Olga throws")
+            expect(toggle).to_have_count(0)  # once the roll-off is under way, the options stand
+
             # yahtzee for two: coach mode on from the page, and the strike that costs a joker
             state = api(url, "/api/games", {"ruleset": "yahtzee", "players": ["Anna", "Borys"]})
             game_id = state["id"]

@@ -136,6 +136,8 @@ def strings() -> dict[str, Any]:
         "rolloff_how": _("All five dice: the highest total starts"),
         "rolloff_tie": _("Tie: only %(names)s throw again", names="{names}"),
         "extra_round": _("Extra round"),
+        "multipliers_on": _("Multipliers x3/x2: on (tap to turn off)"),
+        "multipliers_off": _("Multipliers x3/x2: off (tap to turn on)"),
         "coach": _("Coach mode: hints on"),
         "coach_on": _("Coach mode"),
         "coach_off": _("Hints off"),

@@ -747,7 +747,21 @@
       banner.replaceChildren(el("p", { class: "banner-text", text: text }), actions);
       banner.hidden = false;
     } else if (rolloffPending()) {
-      banner.textContent = rolloffText();
+      const text = el("p", { class: "banner-text", text: rolloffText() });
+      const r = state.rolloff;
+      const unthrown = !(r.log || []).some((e) => e.part === r.part);
+      if (paired && r.part === 2 && unthrown && "multipliers" in (state.options || {})) {
+        // seed 000: before part 2 the table may change its agreements (the multipliers here)
+        const on = !!state.options.multipliers;
+        const toggle = el("button", {
+          class: "button", id: "multipliers-button", type: "button",
+          text: on ? T.multipliers_on : T.multipliers_off,
+          onclick: () => move("/options", { options: { multipliers: !on } }).catch(() => {}),
+        });
+        banner.replaceChildren(text, el("div", { class: "banner-actions" }, [toggle]));
+      } else {
+        banner.replaceChildren(text);
+      }
       banner.hidden = false;
     } else {
       banner.hidden = true;
