@@ -117,3 +117,26 @@ def test_poker_dice_needs_two_players_at_the_api(client):
         "/api/games", json={"ruleset": "yacht", "players": ["A", "B"], "hints": "please"}
     )
     assert bad.status_code == 400 and "hints" in bad.json["message"]
+
+
+def test_variant_2_names_the_first_finishers_bonus_on_the_sheet(client):
+    # given variant 2 with 10 points for the first to finish part 1
+    options = {"variant": 2, "first_finisher_bonus": 10}
+    game_id = start(client, "poker_ru", ["Ivan", "Olga"], options=options)["id"]
+    # when Ivan fills part 1 first
+    for face, cell in enumerate(["ones", "twos", "threes", "fours", "fives", "sixes"], 1):
+        for _ in range(2):
+            other = 1 if face != 1 else 2
+            client.post(f"/api/games/{game_id}/throw", json={"dice": [face] * 3 + [other] * 2})
+            client.post(f"/api/games/{game_id}/commit", json={"cell": cell})
+            assert (
+                client.post(f"/api/games/{game_id}/write", json={"cell": cell}).status_code == 200
+            )
+    state = client.get(f"/api/games/{game_id}").json
+    # then his sheet carries the bonus, and the page names it in the page's language
+    assert (
+        state["bonuses"][0]["first_finisher"] == 10 and "first_finisher" not in state["bonuses"][1]
+    )
+    assert state["totals"] == [50 + 10, 50]
+    page = client.get("/play?lang=ru").get_data(as_text=True)
+    assert '"first_finisher": "Первому закончившему первую часть"' in page

@@ -48,6 +48,7 @@ BONUS_NAMES: dict[str, Any] = {
     "upper_bonus": _l("Bonus"),
     "yahtzee_bonus": _l("Yahtzee bonus"),
     "premium": _l("Premium"),
+    "first_finisher": _l("First to finish part 1"),  # issue 26: poker_ru variant 2
 }
 
 RULESET_NAMES: dict[str, Any] = {
