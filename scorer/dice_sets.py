@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from scorer.errors import ScorerError
+from scorer.game import not_undone
 
 log = logging.getLogger(__name__)
 
@@ -211,14 +212,7 @@ class ThrowLesson:
 
 def effective(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The log rows that still count: each undo takes back the latest one left."""
-    stack: list[dict[str, Any]] = []
-    for row in events:
-        if row["event"].get("type") == "undo":
-            if stack:
-                stack.pop()
-        else:
-            stack.append(row)
-    return stack
+    return not_undone(events, lambda row: row["event"].get("type") == "undo")
 
 
 def turn_lessons(rows: list[dict[str, Any]], dice_kind: str) -> list[ThrowLesson]:

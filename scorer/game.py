@@ -12,9 +12,9 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from scorer.dice import card_rank, check_value, parse_die
 from scorer.errors import BadDice, BadOption, ForbiddenMove, ScorerError
@@ -245,15 +245,12 @@ class Game:
         What was really decided and thrown: the review and the fairness count read this.
         """
         game = cls.start(setup)
-        stack: list[tuple[Game, Mapping[str, Any]]] = []
+        applied: list[tuple[Game, Mapping[str, Any]]] = []
         for event in events:
-            after = game.apply(event)
-            if event.get("type") == "undo":
-                stack.pop()
-            else:
-                stack.append((game, event))
+            after = game.apply(event)  # an undo with nothing to take back raises here
+            applied.append((game, event))
             game = after
-        return stack
+        return not_undone(applied, lambda pair: pair[1].get("type") == "undo")
 
     # -- the rules of play ------------------------------------------------------------
 
@@ -856,6 +853,25 @@ class Game:
             "next": self.rolloff_next,
             "log": [{"part": a, "player": p, "total": t} for a, p, t in self.rolloff_log],
         }
+
+
+Entry = TypeVar("Entry")
+
+
+def not_undone(log: Iterable[Entry], is_undo: Callable[[Entry], bool]) -> list[Entry]:
+    """The entries of a log that still stand: each undo takes back the latest one left.
+
+    The one reading of undo for every log: the game's replay (``Game.standing``) and
+    the stored rows a set of dice is taught from (``dice_sets.effective``).
+    """
+    stack: list[Entry] = []
+    for entry in log:
+        if is_undo(entry):
+            if stack:
+                stack.pop()
+        else:
+            stack.append(entry)
+    return stack
 
 
 def _check_new_names(players: Sequence[str]) -> None:
