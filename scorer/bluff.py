@@ -18,7 +18,6 @@ from typing import Any, ClassVar
 from scorer.errors import BadDice, ForbiddenMove, ScorerError
 from scorer.game import Game, Setup, _dice_list
 from scorer.rules.poker_bluff import Claim, PokerBluff
-from scorer.rules.sheet import Sheet
 
 HIDDEN = "dice are hidden: call to reveal"
 
@@ -39,15 +38,7 @@ class BluffGame(Game):
     @classmethod
     def start(cls, setup: Setup) -> BluffGame:
         rules = PokerBluff(setup.options)
-        n = len(setup.players)
-        return cls(
-            setup=setup,
-            rules=rules,
-            sheets=tuple(Sheet() for _ in range(n)),
-            bank=(0,) * n,
-            hands=(None,) * n,
-            lives=(int(rules.options["lives"]),) * n,
-        )
+        return cls.seated(setup, rules, lives=(int(rules.options["lives"]),) * len(setup.players))
 
     @property
     def bluff(self) -> PokerBluff:
@@ -134,13 +125,6 @@ class BluffGame(Game):
         raise ForbiddenMove("a reveal is judged as it lies: nothing to hold")
 
     # -- helpers ---------------------------------------------------------------------------
-
-    def _check_turn(self, event: Mapping[str, Any]) -> None:
-        who = event.get("player")
-        if who is not None and who != self.player:
-            names = self.setup.players
-            shown = names[who] if isinstance(who, int) and 0 <= who < len(names) else who
-            raise ForbiddenMove(f"it is {names[self.player]}'s turn, not {shown}'s")
 
     def _next_alive(self, seat: int) -> int:
         n = len(self.setup.players)

@@ -30,7 +30,6 @@ from scorer.rules.poker_board import (
     series_after,
     symbol,
 )
-from scorer.rules.sheet import Sheet
 
 
 @dataclass(frozen=True)
@@ -53,15 +52,11 @@ class BoardGame(Game):
     @classmethod
     def start(cls, setup: Setup) -> BoardGame:
         rules = PokerBoard(setup.options)
-        n = len(setup.players)
-        return cls(
-            setup=setup,
-            rules=rules,
-            sheets=tuple(Sheet() for _ in range(n)),
-            bank=(0,) * n,
-            hands=(None,) * n,
+        return cls.seated(
+            setup,
+            rules,
             board=(None,) * (SIZE * SIZE),
-            series=((),) * rules.owners(n),
+            series=((),) * rules.owners(len(setup.players)),
         )
 
     @property
@@ -119,13 +114,6 @@ class BoardGame(Game):
         return self._next_turn_board(self.board, None)
 
     # -- helpers ---------------------------------------------------------------------------
-
-    def _check_turn(self, event: Mapping[str, Any]) -> None:
-        who = event.get("player")
-        if who is not None and who != self.player:
-            names = self.setup.players
-            shown = names[who] if isinstance(who, int) and 0 <= who < len(names) else who
-            raise ForbiddenMove(f"it is {names[self.player]}'s turn, not {shown}'s")
 
     def _ready(self, event: Mapping[str, Any]) -> int:
         self._check_turn(event)

@@ -14,7 +14,7 @@ import importlib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Self, TypeVar
 
 from scorer.dice import card_rank, check_value, parse_die
 from scorer.errors import BadDice, BadOption, ForbiddenMove, ScorerError
@@ -216,16 +216,27 @@ class Game:
             module, name = rules.game.split(":")
             return getattr(importlib.import_module(module), name).start(setup)
         n = len(setup.players)
+        return cls.seated(
+            setup,
+            rules,
+            rolloff=tuple(range(n)) if setup.rolloff and n >= 2 else None,
+            rolloff_part=1 if setup.rolloff and n >= 2 else 0,
+            misses=(False,) * n,
+            coach=bool(setup.hints),
+        )
+
+    @classmethod
+    def seated(cls, setup: Setup, rules: Ruleset, **state: Any) -> Self:
+        """A new game at the table: a blank sheet, an empty bank and no hand for each
+        player, whatever the game (``state`` is what this game adds to that)."""
+        n = len(setup.players)
         return cls(
             setup=setup,
             rules=rules,
             sheets=tuple(Sheet() for _ in range(n)),
             bank=(0,) * n,
             hands=(None,) * n,
-            rolloff=tuple(range(n)) if setup.rolloff and n >= 2 else None,
-            rolloff_part=1 if setup.rolloff and n >= 2 else 0,
-            misses=(False,) * n,
-            coach=bool(setup.hints),
+            **state,
         )
 
     @classmethod
@@ -542,6 +553,14 @@ class Game:
         )
 
     # -- helpers of the transitions ---------------------------------------------------------
+
+    def _check_turn(self, event: Mapping[str, Any]) -> None:
+        """A move that names its player is refused when it is not that player's turn."""
+        who = event.get("player")
+        if who is not None and who != self.player:
+            names = self.setup.players
+            shown = names[who] if isinstance(who, int) and 0 <= who < len(names) else who
+            raise ForbiddenMove(f"it is {names[self.player]}'s turn, not {shown}'s")
 
     def _die_index(self, index: object) -> int:
         if not self.dice:
