@@ -54,6 +54,14 @@ def on_off(text: str) -> bool:
     raise ValueError(text)
 
 
+def one_or_more(text: str) -> int:
+    """Read a count the table agrees on that cannot be zero (rounds, lives)."""
+    value = int(text)
+    if value < 1:
+        raise ValueError(text)
+    return value
+
+
 class Ruleset:
     """Base of every ruleset; subclasses define ``id``, ``cells`` and ``cell_points``."""
 

@@ -16,8 +16,8 @@ from typing import NamedTuple
 
 from scorer.dice import card_rank, check_value
 from scorer.errors import BadOption, ForbiddenMove, ScorerError
-from scorer.rules.base import Option, Ruleset
-from scorer.rules.poker_dice import RANKINGS, Hand, compare, hand
+from scorer.rules.base import Option, Ruleset, one_or_more
+from scorer.rules.poker_dice import RANKINGS, STRAIGHTS_OPTION, Hand, compare, hand
 from scorer.rules.sheet import Sheet
 
 DEFINING: dict[str, int] = {
@@ -131,13 +131,6 @@ def next_claims(last: Claim | None, straights: str) -> tuple[Claim, ...]:
     )
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
-
-
 class PokerBluff(Ruleset):
     """Seed 003's bluff: claims climb until someone calls; the camera reads the reveal."""
 
@@ -148,14 +141,8 @@ class PokerBluff(Ruleset):
     min_players = 2
     cells = ()
     OPTIONS = (
-        Option("lives", 3, _positive, "lives each player starts with (1 or more)"),
-        Option(
-            "straights",
-            "above_full_house",
-            str,
-            "where a straight ranks: above_full_house, below_full_house or none",
-            tuple(RANKINGS),
-        ),
+        Option("lives", 3, one_or_more, "lives each player starts with (1 or more)"),
+        STRAIGHTS_OPTION,
     )
 
     def __init__(self, options: Mapping[str, object] | None = None) -> None:

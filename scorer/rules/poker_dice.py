@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from scorer.dice import Dice, card_rank
-from scorer.rules.base import Option, Ruleset
+from scorer.rules.base import Option, Ruleset, one_or_more
 from scorer.rules.sheet import Sheet
 
 STRAIGHTS: tuple[frozenset[int], ...] = (frozenset({1, 2, 3, 4, 5}), frozenset({2, 3, 4, 5, 6}))
@@ -98,11 +98,14 @@ def compare(a: Hand, b: Hand, straights: str = "above_full_house") -> int:
     return (left > right) - (left < right)
 
 
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise ValueError(text)
-    return value
+STRAIGHTS_OPTION = Option(
+    "straights",
+    "above_full_house",
+    str,
+    "where a straight ranks: above_full_house, below_full_house or none",
+    tuple(RANKINGS),
+)
+"""Where the straight ranks: one agreement for every game of poker hands (duel, bluff)."""
 
 
 class PokerDice(Ruleset):
@@ -114,17 +117,11 @@ class PokerDice(Ruleset):
     cells = ("hand",)
     min_players = 2  # seed 003: "от двух игроков"
     OPTIONS = (
-        Option(
-            "straights",
-            "above_full_house",
-            str,
-            "where a straight ranks: above_full_house, below_full_house or none",
-            tuple(RANKINGS),
-        ),
+        STRAIGHTS_OPTION,
         Option(
             "rounds",
             3,
-            _positive,
+            one_or_more,
             "rounds a match has (1 or more); seed 003 is silent, so 3",
         ),
     )
