@@ -24,20 +24,13 @@ import os
 import re
 import socket
 import threading
-import time
 import urllib.request
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
+from tests.chromium import ARGS, CHROMIUM, api, need_chromium, press_button, shoot
+
 ROOT = Path(__file__).resolve().parent.parent
 README_SHOTS = ROOT / "docs" / "screenshots"
 
@@ -51,16 +44,6 @@ PHOTOS = {
     "04_66462_u2": 13,  # half way, for the screenshots: die 3 unsure
     "05_6662": 15,  # a new game's first throw, where the camera finds only four dice
 }
-
-
-def shoot(page, name: str) -> None:
-    """A screenshot for the README, only when asked: ``SCREENSHOTS=docs/screenshots``."""
-    folder = os.environ.get("SCREENSHOTS")
-    if not folder:
-        return
-    target = Path(folder) if Path(folder).is_absolute() else ROOT / folder
-    target.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target / name))
 
 
 class PhotoNameReader:
@@ -97,8 +80,7 @@ class PhotoNameReader:
 @pytest.fixture
 def live(tmp_path):
     """A real server: waitress thread, replay camera, mock GPIO button."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    need_chromium()
     import cv2
     import numpy as np
     from gpiozero import Device
@@ -150,24 +132,6 @@ def live(tmp_path):
     Device.pin_factory.close()
     Device.pin_factory = None
     store.close()
-
-
-def api(url: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(
-        url + path,
-        data=json.dumps(body or {}).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
-
-
-def press_button(pin) -> None:
-    """A real press on the mock pin: down, held a moment, up (the button fires on release)."""
-    pin.drive_low()
-    time.sleep(0.3)
-    pin.drive_high()
 
 
 def test_a_whole_game_through_the_pages(live):

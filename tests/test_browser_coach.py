@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from scorer.game import Setup
-from tests.test_browser import ARGS, CHROMIUM
+from tests.chromium import ARGS, CHROMIUM, need_chromium
 from tests.test_coach_review import blunder_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -24,8 +24,7 @@ SHOTS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
 
 @pytest.fixture
 def live(table, reader, tmp_path, monkeypatch):
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    need_chromium()
     from scorer.commands.serve import start_server, stop_server
     from scorer.strategy import solitaire, tables
     from web import create_app

@@ -5,14 +5,10 @@ as at a table without one."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
-from pathlib import Path
-
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync"]
+from tests.chromium import ARGS, CHROMIUM, api, need_chromium
+
 UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
 MAKES = {
     "pair": [2, 2, 3, 4, 6],
@@ -32,8 +28,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 @pytest.fixture
 def live(tmp_path):
     """A real server (waitress thread) with no camera and a temporary database."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    need_chromium()
     from scorer.bus import Bus
     from scorer.commands.serve import start_server, stop_server
     from scorer.store import Store
@@ -47,17 +42,6 @@ def live(tmp_path):
     table.close()
     stop_server(server, thread)
     store.close()
-
-
-def api(url: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(
-        url + path,
-        data=json.dumps(body or {}).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
 
 
 def part_one(url: str, game_id: int, players: int, counts=(4, 2)) -> None:

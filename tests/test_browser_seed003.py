@@ -10,18 +10,11 @@ pages, not about vision. Screenshots only when asked: ``SCREENSHOTS=docs/screens
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import time
-import urllib.request
-from pathlib import Path
 
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync"]
-ROOT = Path(__file__).resolve().parent.parent
+from tests.chromium import ARGS, CHROMIUM, api, need_chromium, press_button, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -69,19 +62,9 @@ class PhotoNameReader:
         return Reading(dice=dice, ms=2.0)
 
 
-def shoot(page, name: str) -> None:
-    folder = os.environ.get("SCREENSHOTS")
-    if not folder:
-        return
-    target = Path(folder) if Path(folder).is_absolute() else ROOT / folder
-    target.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target / name))
-
-
 @pytest.fixture
 def live(tmp_path):
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    need_chromium()
     import cv2
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
@@ -116,23 +99,6 @@ def live(tmp_path):
     Device.pin_factory.close()
     Device.pin_factory = None
     store.close()
-
-
-def api(url: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(
-        url + path,
-        data=json.dumps(body or {}).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
-
-
-def press_button(pin) -> None:
-    pin.drive_low()
-    time.sleep(0.3)
-    pin.drive_high()
 
 
 def browser_pages(p):

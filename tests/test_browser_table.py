@@ -10,22 +10,16 @@ and goes plain when the server stops. /setup refuses names in Russian.
 
 from __future__ import annotations
 
-import json
-import urllib.request
-from pathlib import Path
-
 import pytest
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-sync"]
+from tests.chromium import ARGS, CHROMIUM, api, need_chromium
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture
 def served(tmp_path):
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    need_chromium()
     from scorer.bus import Bus
     from scorer.commands.serve import start_server, stop_server
     from scorer.devices.fake import FakeCamera
@@ -68,17 +62,6 @@ def seen_from_a_phone(wsgi_app):
         return wsgi_app(environ, start_response)
 
     return app
-
-
-def api(url: str, path: str, body: dict | None = None) -> dict:
-    request = urllib.request.Request(
-        url + path,
-        data=json.dumps(body or {}).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.load(response)
 
 
 def test_the_table_as_players_use_it(served):

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.test_browser import ARGS, CHROMIUM
+from tests.chromium import ARGS, CHROMIUM, need_chromium
 from tests.test_vision_profile import logo_throw
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
@@ -22,8 +22,7 @@ PLAYED = (21, [6, 4, 6, 2, 1])
 
 @pytest.fixture
 def live(tmp_path):
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    need_chromium()
     from scorer.bus import Bus
     from scorer.commands.serve import start_server, stop_server
     from scorer.devices.fake import FakeCamera
@@ -117,8 +116,7 @@ def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live
 def test_a_die_the_camera_missed_is_tapped_on_the_photo_and_joins_the_throw(tmp_path):
     """The camera saw four of five dice: a tap where the fifth lies, its face, and the
     throw is complete (the tapped die taught to the game's set once written)."""
-    if not CHROMIUM.exists():
-        pytest.skip("Debian's chromium is missing: `make chromium` (or apt-get install chromium)")
+    need_chromium()
     from playwright.sync_api import expect, sync_playwright
 
     from scorer.bus import Bus
