@@ -8,19 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.chromium import ARGS, CHROMIUM, api, need_chromium
-
-UPPER = ["ones", "twos", "threes", "fours", "fives", "sixes"]
-MAKES = {
-    "pair": [2, 2, 3, 4, 6],
-    "two_pairs": [2, 2, 3, 3, 6],
-    "three_of_a_kind": [5, 5, 5, 1, 2],
-    "small_straight": [1, 2, 3, 4, 5],
-    "large_straight": [2, 3, 4, 5, 6],
-    "full_house": [4, 4, 4, 6, 6],
-    "four_of_a_kind": [1, 1, 1, 1, 6],
-    "poker": [3, 3, 3, 3, 3],
-    "chance": [1, 2, 3, 5, 6],
-}
+from tests.test_game_flow import MAKES, UPPER
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -3,11 +3,25 @@ options before part 2, extra rounds, settlement and the players a ruleset needs.
 
 from __future__ import annotations
 
+from tests.test_game_flow import MAKES, UPPER
+
 
 def start(client, ruleset: str, players: list[str], **extra) -> dict:
     response = client.post("/api/games", json={"ruleset": ruleset, "players": players, **extra})
     assert response.status_code == 201, response.json
     return response.json["state"]
+
+
+def write_part_one(client, game_id: int) -> None:
+    """Two players write ones..sixes in turn, each with three of the number (one throw)."""
+    for face, cell in enumerate(UPPER, 1):
+        for _ in range(2):
+            other = 1 if face != 1 else 2
+            client.post(f"/api/games/{game_id}/throw", json={"dice": [face] * 3 + [other] * 2})
+            client.post(f"/api/games/{game_id}/commit", json={"cell": cell})
+            assert (
+                client.post(f"/api/games/{game_id}/write", json={"cell": cell}).status_code == 200
+            )
 
 
 def test_the_rolloff_is_read_by_the_camera_or_typed_and_the_winner_starts(client, reader, table):
@@ -58,15 +72,7 @@ def test_a_press_during_the_rolloff_throws_for_it(client, reader, table):
 def test_options_change_before_part_two_and_extra_rounds_from_the_api(client):
     # given a poker_ru game for two, roll-off skipped, part 1 written with three of each
     game_id = start(client, "poker_ru", ["Ivan", "Olga"])["id"]
-    cells = ["ones", "twos", "threes", "fours", "fives", "sixes"]
-    for face, cell in enumerate(cells, 1):
-        for _ in range(2):
-            other = 1 if face != 1 else 2
-            client.post(f"/api/games/{game_id}/throw", json={"dice": [face] * 3 + [other] * 2})
-            client.post(f"/api/games/{game_id}/commit", json={"cell": cell})
-            assert (
-                client.post(f"/api/games/{game_id}/write", json={"cell": cell}).status_code == 200
-            )
+    write_part_one(client, game_id)
     # when the table turns multipliers off before part 2's roll-off
     state = client.post(f"/api/games/{game_id}/options", json={"options": {"multipliers": "off"}})
     assert state.status_code == 200, state.json
@@ -74,18 +80,7 @@ def test_options_change_before_part_two_and_extra_rounds_from_the_api(client):
     bad = client.post(f"/api/games/{game_id}/options", json={"options": {"throws": 3}})
     assert bad.status_code == 400 and bad.json["message"].endswith("not Throws for each number")
     # and both write every combination, made on the first throw
-    makes = {
-        "pair": [2, 2, 3, 4, 6],
-        "two_pairs": [2, 2, 3, 3, 6],
-        "three_of_a_kind": [5, 5, 5, 1, 2],
-        "small_straight": [1, 2, 3, 4, 5],
-        "large_straight": [2, 3, 4, 5, 6],
-        "full_house": [4, 4, 4, 6, 6],
-        "four_of_a_kind": [1, 1, 1, 1, 6],
-        "poker": [3, 3, 3, 3, 3],
-        "chance": [1, 2, 3, 5, 6],
-    }
-    for cell, dice in makes.items():
+    for cell, dice in MAKES.items():
         for _ in range(2):
             client.post(f"/api/games/{game_id}/throw", json={"dice": dice})
             assert (
@@ -124,14 +119,7 @@ def test_variant_2_names_the_first_finishers_bonus_on_the_sheet(client):
     options = {"variant": 2, "first_finisher_bonus": 10}
     game_id = start(client, "poker_ru", ["Ivan", "Olga"], options=options)["id"]
     # when Ivan fills part 1 first
-    for face, cell in enumerate(["ones", "twos", "threes", "fours", "fives", "sixes"], 1):
-        for _ in range(2):
-            other = 1 if face != 1 else 2
-            client.post(f"/api/games/{game_id}/throw", json={"dice": [face] * 3 + [other] * 2})
-            client.post(f"/api/games/{game_id}/commit", json={"cell": cell})
-            assert (
-                client.post(f"/api/games/{game_id}/write", json={"cell": cell}).status_code == 200
-            )
+    write_part_one(client, game_id)
     state = client.get(f"/api/games/{game_id}").json
     # then his sheet carries the bonus, and the page names it in the page's language
     assert (
