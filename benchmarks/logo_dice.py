@@ -20,16 +20,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import PIP_LAYOUT
+
 BODY = (90, 60, 200)
 INK = (240, 240, 240)
-PIPS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
 
 
 def draw(image: np.ndarray, centre: tuple[float, float], value: int, side: float, angle: float):
@@ -55,7 +49,7 @@ def draw(image: np.ndarray, centre: tuple[float, float], value: int, side: float
             )
             cv2.line(image, middle, end, INK, 3, cv2.LINE_AA)
         return
-    for u, v in PIPS[value]:
+    for u, v in PIP_LAYOUT[value]:
         cv2.circle(
             image, at(u * side * 0.27, v * side * 0.27), round(side * 0.09), INK, -1, cv2.LINE_AA
         )

@@ -16,6 +16,19 @@ _RANK_VALUE = {rank: value for value, rank in zip(VALUES, CARD_RANKS, strict=Tru
 
 Dice = tuple[int, ...]
 
+PIP_LAYOUT: dict[int, list[tuple[int, int]]] = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+"""Where each face's pips lie: -1, 0 or 1 across and down from the face's centre.
+
+One layout for every die drawn (the replay camera, the renders, the tests' throws).
+"""
+
 
 def card_rank(value: int) -> str:
     """The card rank a poker die shows for a value 1..6."""

@@ -8,6 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorer.dice import PIP_LAYOUT
 from scorer.errors import ScorerError
 from scorer.vision import Reader, read_votes
 from scorer.vision import reader as reader_module
@@ -33,15 +34,6 @@ from scorer.vision.reader import (
     second_guess,
     tilt,
 )
-
-PIPS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
 
 ANY = face_mask("any")
 
@@ -71,7 +63,7 @@ def draw_die(
     cv2.fillConvexPoly(image, corners, (40, 40, 40), cv2.LINE_AA)
     inner = np.array([at(-h + 2, -h + 2), at(h - 2, -h + 2), at(h - 2, h - 2), at(-h + 2, h - 2)])
     cv2.fillConvexPoly(image, inner.astype(np.int32), body, cv2.LINE_AA)
-    for u, v in PIPS[value]:
+    for u, v in PIP_LAYOUT[value]:
         cv2.circle(
             image, at(u * side * 0.27, v * side * 0.27), round(side * 0.09), pip, -1, cv2.LINE_AA
         )
@@ -139,7 +131,7 @@ def test_given_a_turned_die_when_cropped_then_its_edges_run_upright(angle):
     # middle (a four has no centre pip) is the die's white body
     assert abs(tilt(crop)) < 2.5
     h = 48 / 1.5 * 0.27  # pip offset in crop pixels
-    for u, v in PIPS[4]:
+    for u, v in PIP_LAYOUT[4]:
         assert crop[round(24 + v * h), round(24 + u * h)].mean() < 110
     assert crop[24, 24].mean() > 180
 
@@ -157,7 +149,7 @@ def test_given_a_turned_die_when_cut_for_the_court_network_then_closer_and_uprig
     assert abs(tilt(cv2.resize(crop, (48, 48), interpolation=cv2.INTER_AREA))) < 2.5
     h = COURT_INPUT / COURT_SPAN * 0.27
     mid = (COURT_INPUT - 1) / 2
-    for u, v in PIPS[4]:
+    for u, v in PIP_LAYOUT[4]:
         assert crop[round(mid + v * h), round(mid + u * h)].mean() < 110
     assert crop[round(mid), round(mid)].mean() > 180
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from scorer.devices.faults import CameraError
 from scorer.devices.spec import BadDeviceSpec
+from scorer.dice import PIP_LAYOUT
 
 log = logging.getLogger("scorer.devices")
 
@@ -158,16 +159,6 @@ class DemoCamera:
         """Nothing to release."""
 
 
-_PIPS = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
-
-
 def drawn_throws(n: int = 12, seed: int = 0) -> list[tuple[np.ndarray, tuple[int, ...]]]:
     """``n`` throws of five white pip dice on green felt, drawn with OpenCV (a stand-in)."""
     rng = random.Random(seed)
@@ -180,7 +171,7 @@ def drawn_throws(n: int = 12, seed: int = 0) -> list[tuple[np.ndarray, tuple[int
             cx, cy, half = 70 + i * 125, 240 + rng.randint(-120, 120), 40
             corners = (cx - half, cy - half), (cx + half, cy + half)
             cv2.rectangle(frame, *corners, (235, 235, 235), -1)
-            for dx, dy in _PIPS[value]:
+            for dx, dy in PIP_LAYOUT[value]:
                 cv2.circle(frame, (cx + dx * 22, cy + dy * 22), 8, (20, 20, 20), -1, cv2.LINE_AA)
         throws.append((frame, values))
     return throws

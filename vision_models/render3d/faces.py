@@ -16,6 +16,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
+from scorer.dice import PIP_LAYOUT
 from scorer.render import art as project_art
 from vision_models.render3d.looks import Colour, DieLook
 
@@ -90,16 +91,6 @@ def _emblem(kind: str) -> tuple[np.ndarray, np.ndarray]:
         rays = _star(0.5, 0.5, 0.36, 0.22, points=12)
         return _fill([rays]), _fill([_disc(0.5, 0.5, 0.14)])
     raise ValueError(f"unknown emblem {kind!r}")
-
-
-PIP_LAYOUT = {
-    1: [(0, 0)],
-    2: [(-1, -1), (1, 1)],
-    3: [(-1, -1), (0, 0), (1, 1)],
-    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
-    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
-    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
-}
 
 
 def pip_face(
