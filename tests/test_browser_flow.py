@@ -133,6 +133,27 @@ def test_the_whole_game_flow_on_the_pages(live):
             expect(phone.locator("#banner")).to_contain_text("Olga throws")
             expect(toggle).to_have_count(0)  # once the roll-off is under way, the options stand
 
+            # variant 2: a failed part-2 combination, and the page says who misses a turn
+            state = api(
+                url,
+                "/api/games",
+                {
+                    "ruleset": "poker_ru",
+                    "players": ["Ivan", "Olga"],
+                    "rolloff": False,
+                    "options": {"variant": 2},
+                },
+            )
+            game_id = state["id"]
+            part_one(url, game_id, 2, counts=(3, 3))
+            api(url, f"/api/games/{game_id}/throw", {"dice": [1, 2, 3, 5, 6]})
+            api(url, f"/api/games/{game_id}/write", {"cell": "pair"})
+            phone.goto(url + "/play?lang=ru")
+            expect(phone.locator(".turn-notes")).to_contain_text(
+                "Ivan пропускает следующий ход (неудачная комбинация)"
+            )
+            phone.goto(url + "/play?lang=en")
+
             # yahtzee for two: coach mode on from the page, and the strike that costs a joker
             state = api(url, "/api/games", {"ruleset": "yahtzee", "players": ["Anna", "Borys"]})
             game_id = state["id"]

@@ -138,6 +138,9 @@ def strings() -> dict[str, Any]:
         "extra_round": _("Extra round"),
         "multipliers_on": _("Multipliers x3/x2: on (tap to turn off)"),
         "multipliers_off": _("Multipliers x3/x2: off (tap to turn on)"),
+        "misses_turn": _(
+            "%(names)s will miss the next turn (a failed combination)", names="{names}"
+        ),
         "coach": _("Coach mode: hints on"),
         "coach_on": _("Coach mode"),
         "coach_off": _("Hints off"),

@@ -216,6 +216,10 @@
     if (banked && !state.finished && banked[state.current_player]) {
       turnNotes.push(fill(T.banked, { n: banked[state.current_player] }));
     }
+    const misses = state.misses || [];
+    if (misses.length && !state.finished) {
+      turnNotes.push(fill(T.misses_turn, { names: misses.map((i) => state.players[i]).join(", ") }));
+    }
     for (const box of document.querySelectorAll(".turn-notes")) {
       box.textContent = turnNotes.join(" · ");
       box.hidden = !turnNotes.length;

@@ -94,6 +94,7 @@ RU = {
     "New game": "Новая игра",
     "Camera": "Камера",
     "History": "История",
+    "%(names)s will miss the next turn (a failed combination)": "%(names)s пропускает следующий ход (неудачная комбинация)",
     # issue 29: the coach and the dice's fairness
     "Coach": "Тренер",
     "Each keep and write against the best choice at that moment, in expected points at the end of the game.": "Каждое решение (что оставить, что записать) против лучшего в тот момент, в ожидаемых очках к концу игры.",
@@ -261,6 +262,7 @@ UK = {
     "New game": "Нова гра",
     "Camera": "Камера",
     "History": "Історія",
+    "%(names)s will miss the next turn (a failed combination)": "%(names)s пропускає наступний хід (невдала комбінація)",
     # issue 29: the coach and the dice's fairness
     "Coach": "Тренер",
     "Each keep and write against the best choice at that moment, in expected points at the end of the game.": "Кожне рішення (що залишити, що записати) проти найкращого в ту мить, в очікуваних очках на кінець гри.",
