@@ -128,6 +128,14 @@ def test_the_whole_game_flow_on_the_pages(live):
             toggle.click()
             expect(toggle).to_have_text("Multipliers x3/x2: off (tap to turn on)")
             assert table.store.load(game_id).rules.options["multipliers"] is False
+            # ...and what a pair is worth: the form shows every combination's points
+            phone.locator(".part-two-values summary").click()
+            values = phone.locator("#part-two-values")
+            expect(values.locator("input")).to_have_count(9)
+            values.locator('input[name="value.pair"]').fill("8")
+            values.locator("button[type=submit]").click()
+            expect(values.locator('input[name="value.pair"]')).to_have_value("8")
+            assert table.store.load(game_id).rules.options["value.pair"] == 8
             phone.locator("#typed-dice").fill("12345")
             phone.locator("#typed button[type=submit]").click()
             expect(phone.locator("#banner")).to_contain_text("Olga throws")

@@ -138,6 +138,8 @@ def strings() -> dict[str, Any]:
         "extra_round": _("Extra round"),
         "multipliers_on": _("Multipliers x3/x2: on (tap to turn off)"),
         "multipliers_off": _("Multipliers x3/x2: off (tap to turn on)"),
+        "part_two_values": _("Part 2: points of each combination"),
+        "save_values": _("Save the points"),
         "misses_turn": _(
             "%(names)s will miss the next turn (a failed combination)", names="{names}"
         ),

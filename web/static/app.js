@@ -586,6 +586,32 @@
     return parts.join(" · ");
   }
 
+  // seed 000: before part 2 the table may also change what each combination is worth
+  function partTwoValues() {
+    const names = Object.keys(state.options || {}).filter((k) => k.startsWith("value."));
+    const form = el("form", { id: "part-two-values" });
+    const grid = el("div", { class: "part-two-grid" });
+    for (const name of names) {
+      const input = el("input", { type: "number", min: "0", step: "1", name: name, inputmode: "numeric" });
+      input.value = state.options[name];
+      grid.append(el("label", {}, [el("span", { text: cellName(name.slice(6)) }), input]));
+    }
+    form.append(grid, el("button", { class: "button", type: "submit", text: T.save_values }));
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      const changes = {};
+      for (const input of form.querySelectorAll("input")) {
+        const value = Number(input.value);
+        if (input.value !== "" && value !== Number(state.options[input.name])) changes[input.name] = value;
+      }
+      if (Object.keys(changes).length) move("/options", { options: changes }).catch(() => {});
+    });
+    // folded: the 7" screen keeps the banner short; a tap opens the points
+    return el("details", { class: "part-two-values" }, [
+      el("summary", { class: "part-two-title", text: T.part_two_values }), form,
+    ]);
+  }
+
   function drawCoach(table) {
     if (!state.coach || state.players.length < 2) return;
     table.classList.add("coached");
@@ -762,7 +788,7 @@
           text: on ? T.multipliers_on : T.multipliers_off,
           onclick: () => move("/options", { options: { multipliers: !on } }).catch(() => {}),
         });
-        banner.replaceChildren(text, el("div", { class: "banner-actions" }, [toggle]));
+        banner.replaceChildren(text, el("div", { class: "banner-actions" }, [toggle]), partTwoValues());
       } else {
         banner.replaceChildren(text);
       }

@@ -94,6 +94,8 @@ RU = {
     "New game": "Новая игра",
     "Camera": "Камера",
     "History": "История",
+    "Part 2: points of each combination": "Вторая часть: очки за каждую комбинацию",
+    "Save the points": "Сохранить очки",
     "%(names)s will miss the next turn (a failed combination)": "%(names)s пропускает следующий ход (неудачная комбинация)",
     # issue 29: the coach and the dice's fairness
     "Coach": "Тренер",
@@ -262,6 +264,8 @@ UK = {
     "New game": "Нова гра",
     "Camera": "Камера",
     "History": "Історія",
+    "Part 2: points of each combination": "Друга частина: очки за кожну комбінацію",
+    "Save the points": "Зберегти очки",
     "%(names)s will miss the next turn (a failed combination)": "%(names)s пропускає наступний хід (невдала комбінація)",
     # issue 29: the coach and the dice's fairness
     "Coach": "Тренер",
