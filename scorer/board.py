@@ -175,12 +175,7 @@ class BoardGame(Game):
         if self.finished:
             return []
         rng = rng or random.Random()
-        events: list[dict[str, Any]] = []
-        game: BoardGame = self
-        if game.throw == 0:
-            dice = [rng.randint(1, 6) for _ in range(self.rules.dice_count)]
-            events.append({"type": "throw", "dice": dice, "virtual": True})
-            game = game.apply(events[-1])
+        events, game = self._virtual_throw(rng)
         if game.unsure:
             return events
         now = game.options_now()

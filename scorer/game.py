@@ -781,16 +781,19 @@ class Game:
         if self.rolloff is not None:  # the timer throws the next contender's roll-off
             dice = [rng.randint(1, 6) for _ in range(self.rules.dice_count)]
             return [{"type": "rolloff", "dice": dice, "virtual": True}]
-        events: list[dict[str, Any]] = []
-        game = self
-        if game.throw == 0:
-            dice = [rng.randint(1, 6) for _ in range(self.rules.dice_count)]
-            events.append({"type": "throw", "dice": dice, "virtual": True})
-            game = game.apply(events[-1])
+        events, game = self._virtual_throw(rng)
         if game.unsure:
             return events
         events.append({"type": "write", "cell": game.best_cell()})
         return events
+
+    def _virtual_throw(self, rng: random.Random) -> tuple[list[dict[str, Any]], Game]:
+        """The timer's throw when the turn has none yet (its events and the game after)."""
+        if self.throw != 0:
+            return [], self
+        dice = [rng.randint(1, 6) for _ in range(self.rules.dice_count)]
+        event = {"type": "throw", "dice": dice, "virtual": True}
+        return [event], self.apply(event)
 
     def state(self) -> dict[str, Any]:
         """Everything a page shows, as JSON."""
