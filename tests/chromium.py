@@ -12,6 +12,8 @@ import json
 import os
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -61,3 +63,24 @@ def shoot(page: Any, name: str) -> None:
     target = Path(folder) if Path(folder).is_absolute() else ROOT / folder
     target.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(target / name))
+
+
+@contextmanager
+def served_with_button(table: Any) -> Iterator[tuple[str, Any]]:
+    """The table's pages on a free loopback port (waitress thread) and its push button on
+    mock GPIO pin 17: the page's url and the pin. Closes the table when done."""
+    from gpiozero import Device
+    from gpiozero.pins.mock import MockFactory
+
+    from scorer.commands.serve import attach_button, start_server, stop_server
+    from web import create_app
+
+    Device.pin_factory = MockFactory()
+    button = attach_button(table, "gpio:17")
+    server, thread = start_server(create_app({"TABLE": table}), threads=16)
+    yield f"http://127.0.0.1:{server.effective_port}", Device.pin_factory.pin(17)
+    table.close()
+    stop_server(server, thread)
+    button.close()
+    Device.pin_factory.close()
+    Device.pin_factory = None

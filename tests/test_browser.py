@@ -29,7 +29,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.chromium import ARGS, CHROMIUM, api, need_chromium, press_button, shoot
+from tests.chromium import (
+    ARGS,
+    CHROMIUM,
+    api,
+    need_chromium,
+    press_button,
+    served_with_button,
+    shoot,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 README_SHOTS = ROOT / "docs" / "screenshots"
@@ -83,16 +91,12 @@ def live(tmp_path):
     need_chromium()
     import cv2
     import numpy as np
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
 
     from scorer.bus import Bus
-    from scorer.commands.serve import attach_button, start_server, stop_server
     from scorer.devices import open_camera
     from scorer.render.scene import render_scene
     from scorer.store import Store
     from scorer.table import Table
-    from web import create_app
 
     folder = tmp_path / "replay"
     folder.mkdir()
@@ -113,24 +117,16 @@ def live(tmp_path):
     store = Store(tmp_path / "games.sqlite3")
     reader = PhotoNameReader(camera, boxes)
     table = Table(store, Bus(), camera=camera, reader=reader, photos=tmp_path / "photos")
-    Device.pin_factory = MockFactory()
-    button = attach_button(table, "gpio:17")
-    app = create_app({"TABLE": table})
-    server, thread = start_server(app, threads=16)
-    url = f"http://127.0.0.1:{server.effective_port}"
-    yield {
-        "url": url,
-        "port": server.effective_port,
-        "table": table,
-        "pin": Device.pin_factory.pin(17),
-        "reader": reader,
-        "boxes": boxes,
-    }
-    table.close()
-    stop_server(server, thread)
-    button.close()
-    Device.pin_factory.close()
-    Device.pin_factory = None
+    with served_with_button(table) as (url, pin):
+        port = int(url.rsplit(":", 1)[1])
+        yield {
+            "url": url,
+            "port": port,
+            "table": table,
+            "pin": pin,
+            "reader": reader,
+            "boxes": boxes,
+        }
     store.close()
 
 

@@ -14,7 +14,15 @@ import re
 
 import pytest
 
-from tests.chromium import ARGS, CHROMIUM, api, need_chromium, press_button, shoot
+from tests.chromium import (
+    ARGS,
+    CHROMIUM,
+    api,
+    need_chromium,
+    press_button,
+    served_with_button,
+    shoot,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -66,15 +74,11 @@ class PhotoNameReader:
 def live(tmp_path):
     need_chromium()
     import cv2
-    from gpiozero import Device
-    from gpiozero.pins.mock import MockFactory
 
     from scorer.bus import Bus
-    from scorer.commands.serve import attach_button, start_server, stop_server
     from scorer.devices import open_camera
     from scorer.store import Store
     from scorer.table import Table
-    from web import create_app
 
     folder = tmp_path / "replay"
     folder.mkdir()
@@ -85,19 +89,8 @@ def live(tmp_path):
     table = Table(
         store, Bus(), camera=camera, reader=PhotoNameReader(camera), photos=tmp_path / "photos"
     )
-    Device.pin_factory = MockFactory()
-    button = attach_button(table, "gpio:17")
-    server, thread = start_server(create_app({"TABLE": table}), threads=16)
-    yield {
-        "url": f"http://127.0.0.1:{server.effective_port}",
-        "table": table,
-        "pin": Device.pin_factory.pin(17),
-    }
-    table.close()
-    stop_server(server, thread)
-    button.close()
-    Device.pin_factory.close()
-    Device.pin_factory = None
+    with served_with_button(table) as (url, pin):
+        yield {"url": url, "table": table, "pin": pin}
     store.close()
 
 
