@@ -22,47 +22,33 @@ from scorer.rules.poker_bluff import (
     next_claims,
 )
 from scorer.rules.poker_dice import compare, hand
+from tests.rules_oracle import RANKING_HIGH_TO_LOW, poker_category
 
 STRAIGHTS = ("above_full_house", "below_full_house", "none")
 MULTISETS = list(combinations_with_replacement(range(1, 7), 5))
 
-# -- an oracle written from RULES.md alone, not from the product's code ------------------
-ORDER = {
-    "above_full_house": "high_card pair two_pairs three_of_a_kind full_house straight "
-    "four_of_a_kind five_of_a_kind",
-    "below_full_house": "high_card pair two_pairs three_of_a_kind straight full_house "
-    "four_of_a_kind five_of_a_kind",
-    "none": "high_card pair two_pairs three_of_a_kind full_house four_of_a_kind five_of_a_kind",
-}
+# -- an oracle written from RULES.md alone, not from the product's code (tests/rules_oracle)
+
+
+def category_rank(name, straights):
+    """0 for a high card up to the top category under the ``straights`` agreement."""
+    ranking = RANKING_HIGH_TO_LOW[straights]
+    return len(ranking) - 1 - ranking.index(name)
 
 
 def oracle(dice, straights):
-    """(category rank, ranks larger group first then higher) from the counts alone."""
+    """(category rank, category, ranks larger group first then higher) from the counts alone."""
     count = Counter(dice)
     key = tuple(sorted(count, key=lambda v: (count[v], v), reverse=True))
-    shape = sorted(count.values(), reverse=True)
-    name = {
-        (5,): "five_of_a_kind",
-        (4, 1): "four_of_a_kind",
-        (3, 2): "full_house",
-        (3, 1, 1): "three_of_a_kind",
-        (2, 2, 1): "two_pairs",
-        (2, 1, 1, 1): "pair",
-    }.get(tuple(shape), "high_card")
-    if (
-        name == "high_card"
-        and straights != "none"
-        and sorted(dice) in ([1, 2, 3, 4, 5], [2, 3, 4, 5, 6])
-    ):
-        name = "straight"
-    return ORDER[straights].split().index(name), name, key
+    name = poker_category(tuple(dice), straights)
+    return category_rank(name, straights), name, key
 
 
 def oracle_holds(dice, claim, straights):
     """A hand makes at least a claim: a higher category, or the same one with the named
     ranks matched or bettered (kickers not named are any)."""
     rank, _, key = oracle(dice, straights)
-    wanted = ORDER[straights].split().index(claim.hand)
+    wanted = category_rank(claim.hand, straights)
     if rank != wanted:
         return rank > wanted
     return key[: len(claim.ranks)] >= claim.ranks
