@@ -19,18 +19,9 @@ from scorer.errors import ScorerError
 from scorer.game import Game, Setup
 from scorer.rules import FLOW
 from scorer.store import Store
+from tests.data.make_flow1_games import summary  # the states were written by this summary
 
 DATA = Path(__file__).parent / "data"
-
-
-def summary(game: Game) -> dict:
-    state = game.state()
-    keep = ("sheet", "bonuses", "totals", "current_player", "throw", "finished", "winners")
-    out = {k: state[k] for k in keep}
-    out["version"] = game.version
-    out["dice"] = [d["value"] for d in state["dice"]]
-    out["extra_turns"] = state["extra_turns"]
-    return out
 
 
 @pytest.fixture
