@@ -3,6 +3,8 @@
 "use strict";
 
 (function () {
+  // seed003.js (bluff and board, loaded after this script) builds its elements with the same el()
+  window.scorerPage = { el };
   const page = document.body.dataset.page;
   // a phone that is not paired watches: no live buttons that fail on tap
   const paired = document.body.dataset.paired !== "false";

@@ -21,21 +21,7 @@
   function fill(template, values) {
     return String(template || "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
   }
-  function el(tag, attrs, children) {
-    const node = document.createElement(tag);
-    for (const [key, value] of Object.entries(attrs || {})) {
-      if (value === null || value === undefined || value === false) continue;
-      if (key === "text") node.textContent = value;
-      else if (key === "class") node.className = value;
-      else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-      else if (key === "dataset") Object.assign(node.dataset, value);
-      else node.setAttribute(key, value === true ? "" : value);
-    }
-    for (const child of [].concat(children || [])) {
-      if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
-    }
-    return node;
-  }
+  const { el } = window.scorerPage; // app.js's element builder: one way to draw for every page
 
   // The table's lines come in English; the page's templates translate them (web/refusals.py).
   let linePatterns = null;
