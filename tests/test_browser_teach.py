@@ -146,6 +146,10 @@ def test_a_die_the_camera_missed_is_tapped_on_the_photo_and_joins_the_throw(tmp_
             page.locator("#throw-button").click()
             image = page.locator("#photo-image")
             expect(page.locator("#photo .photo-box")).to_have_count(4)
+            expect(page.locator("#photo-note")).to_have_text(
+                "Tap the photo where a missed die lies"
+            )
+            expect(page.locator("#message")).to_contain_text("Saw 4 dice")
             # when the photo is tapped where the fifth die lies, and its face chosen
             box = image.bounding_box()
             width, height = table.last_frame.shape[1], table.last_frame.shape[0]

@@ -71,6 +71,7 @@ def strings() -> dict[str, Any]:
         "confirm": _("Confirm"),
         "tap_to_confirm": _("tap to confirm"),
         "tap_photo": _("Tap a die on the photo to correct it"),
+        "tap_missed": _("Tap the photo where a missed die lies"),
         "erase": _("Erase the last die"),
         # an unsure die's second guess: "or K?"
         "or_face": _("or %(face)s?", face="{face}"),

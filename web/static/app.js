@@ -307,7 +307,8 @@
       // a reading that did not fit: what the camera saw, while the dice are typed in
       url = pending.photo;
       marks = (pending.seen || []).map((die, i) => ({ box: die.box, label: faceLabel(die.value), index: i }));
-      note = pendingText(pending);
+      // the line under the dice says what went wrong; the photo says what a tap on it does
+      note = atTable && marks.length < pending.expected ? T.tap_missed : "";
     } else if (state.photo) {
       const unsure = new Set(state.unsure || []);
       url = state.photo;
