@@ -141,6 +141,12 @@ class Setup:
             data.get("flow", 1),
         )
 
+    def again(self, first: int) -> Setup:
+        """A rematch: every agreement kept (the set of dice too), player ``first`` starting
+        and the seating order kept around the table; played by today's flow."""
+        players = self.players[first:] + self.players[:first]
+        return dataclasses.replace(self, players=players, flow=FLOW)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "ruleset": self.ruleset,

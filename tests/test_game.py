@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scorer.errors import BadDice, BadOption, ForbiddenMove, ScorerError, UnknownRuleset
-from scorer.game import Game, Setup
+from scorer.game import FLOW, Game, Setup
 
 
 def start(ruleset: str = "yahtzee", players: tuple[str, ...] = ("Anna", "Borys"), **kw) -> Game:
@@ -275,3 +275,21 @@ def test_replaying_the_log_rebuilds_the_same_state_and_undo_restores_the_last(sp
     for sheet, total in zip(game.sheets, game.totals(), strict=True):
         bonuses = {} if game.is_duel else game.rules.bonuses(sheet)
         assert total == sum(sheet.cells.values()) + sum(bonuses.values())
+
+
+def test_a_rematch_keeps_every_agreement_and_seats_the_winner_first():
+    # given a stored flow-1 game read with the table's white dice, a timer and coach mode
+    setup = Setup(
+        "yahtzee",
+        ("Anna", "Borys", "Chrystia"),
+        timer=60,
+        dice_set="white",
+        hints=True,
+        flow=1,
+    )
+    # when Borys won and the table asks for a rematch
+    again = setup.again(1)
+    # then Borys starts, the order around the table is kept, and nothing else changes
+    assert again.players == ("Borys", "Chrystia", "Anna")
+    assert (again.dice_set, again.timer, again.hints) == ("white", 60, True)
+    assert again.options == setup.options and again.flow == FLOW

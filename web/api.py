@@ -238,24 +238,10 @@ def extra_round(game_id: int, body: Move) -> Response:
 )
 def rematch(game_id: int, body: Nothing) -> tuple[Response, int]:
     """The same players and rules again, the winner first (a tie: the first winner)."""
-    from scorer.game import Setup
-
     game = table().load(game_id)
     if not game.finished:
         raise ForbiddenMove("a rematch follows a finished game")
-    setup = game.setup
-    first = (game.winners() or (0,))[0]
-    players = setup.players[first:] + setup.players[:first]
-    again = Setup(
-        setup.ruleset,
-        players,
-        dict(setup.options),
-        setup.dice,
-        setup.timer,
-        rolloff=setup.rolloff,
-        hints=setup.hints,
-    )
-    new_id, new_game = table().new_game(again)
+    new_id, new_game = table().new_game(game.setup.again((game.winners() or (0,))[0]))
     response = jsonify({"id": new_id, "state": table().view(new_id, new_game)})
     response.headers["Location"] = f"/api/games/{new_id}"
     return response, 201
