@@ -168,8 +168,7 @@ def table_fairness(store: Any, dice_set: str | None = None) -> list[Fairness]:
             continue
         if setup.dice == "cards":
             cards.add(name)
-        events = [e["event"] for e in store.events(listed["id"])]
-        by_set.setdefault(name, []).extend(thrown_values(setup, events))
+        by_set.setdefault(name, []).extend(_game_values(store, listed, setup))
     if dice_set is not None:
         by_set.setdefault(dice_set, [])
     return [
@@ -177,3 +176,19 @@ def table_fairness(store: Any, dice_set: str | None = None) -> list[Fairness]:
         for name, values in sorted(by_set.items())
         if values or name == dice_set
     ]
+
+
+_counted: dict[tuple[str, int, str], tuple[int, list[int]]] = {}
+"""(database, game, when it was created) -> (its last event's seq, its thrown values): /history asks on every
+load, and a game's values change only with its log, so each log is replayed once."""
+
+
+def _game_values(store: Any, listed: dict[str, Any], setup: Setup) -> list[int]:
+    log = store.events(listed["id"])
+    last = log[-1]["seq"] if log else 0
+    key = (str(store.path), listed["id"], listed["created"])
+    known = _counted.get(key)
+    if known is None or known[0] != last:
+        known = (last, thrown_values(setup, [e["event"] for e in log]))
+        _counted[key] = known
+    return known[1]

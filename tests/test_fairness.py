@@ -105,3 +105,24 @@ def test_given_games_with_chosen_sets_then_each_set_is_judged_apart_from_the_kin
 
     assert verdicts == {"white": (1, 1, 1, 1, 1, 0), "pips": (0, 0, 0, 0, 0, 5)}
     assert [v.counts for v in table_fairness(store, "white")] == [(1, 1, 1, 1, 1, 0)]
+
+
+def test_given_a_game_counted_once_then_it_is_replayed_again_only_when_its_log_grows(
+    store, monkeypatch
+):
+    import scorer.fairness
+
+    replays = []
+    real = scorer.fairness.thrown_values
+    monkeypatch.setattr(scorer.fairness, "thrown_values", lambda *a: replays.append(1) or real(*a))
+    game_id, _ = store.create(Setup("yahtzee", ("Ann",)))
+    store.act(game_id, camera([1, 2, 3, 4, 5]))
+
+    first = table_fairness(store)
+    again = table_fairness(store)
+    store.act(game_id, {"type": "correct", "index": 0, "value": 6})
+    after = table_fairness(store)
+
+    assert len(replays) == 2
+    assert first[0].counts == again[0].counts == (1, 1, 1, 1, 1, 0)
+    assert after[0].counts == (0, 1, 1, 1, 1, 1)
