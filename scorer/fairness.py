@@ -179,8 +179,8 @@ def table_fairness(store: Any, dice_set: str | None = None) -> list[Fairness]:
 
 
 _counted: dict[tuple[str, int, str], tuple[int, list[int]]] = {}
-"""(database, game, when it was created) -> (its last event's seq, its thrown values): /history asks on every
-load, and a game's values change only with its log, so each log is replayed once."""
+"""(database, game, its creation) -> (its last event's seq, its thrown values): /history
+asks on every load, and a game's values change only with its log: each is replayed once."""
 
 
 def _game_values(store: Any, listed: dict[str, Any], setup: Setup) -> list[int]:
