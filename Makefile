@@ -67,7 +67,7 @@ RENDER_VENV := .venv-render3d
 $(RENDER_VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(RENDER_VENV)
 	$(RENDER_VENV)/bin/pip install -q --upgrade pip
-	$(RENDER_VENV)/bin/pip install -q -e '.[render3d,test]'
+	$(RENDER_VENV)/bin/pip install -q -e '.[render3d]' 'pytest>=8'
 	touch $@
 
 # Physically based training photos into ~/.cache/dice-scorer/render3d/ (stop any time;

@@ -10,11 +10,10 @@ from pathlib import Path
 
 from scorer.dice import card_rank
 from scorer.errors import ScorerError
-from scorer.vision.reading import DEFAULT_THRESHOLD, FACE_KINDS, Die, Reading
+from scorer.vision.reading import BACKENDS, DEFAULT_THRESHOLD, FACE_KINDS, Die, Reading
 
 FACES_HELP = "the dice in play: pips, cards (poker dice) or any (default); never read the other"
 BACKEND_HELP = "what runs the networks: cv2 (OpenCV's dnn, default) or onnxruntime (if installed)"
-BACKENDS = ("cv2", "onnxruntime")  # scorer.vision.reader.BACKENDS, without loading OpenCV
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

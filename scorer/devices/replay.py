@@ -134,9 +134,10 @@ class DemoCamera:
                 if err.name not in ("scorer.demo", "scorer"):
                     raise
                 log.info("scorer.demo is not there; drawing simple dice instead")
+                self._table = False  # asked once, not on every press
                 return None
             self._table = DemoTable(self.seed)
-        return self._table
+        return self._table or None
 
     def capture(self, frames: int = 1) -> list[np.ndarray]:
         """A fresh throw (or the next drawn one), ``frames`` copies of it."""

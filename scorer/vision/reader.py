@@ -26,7 +26,14 @@ import numpy as np
 from scorer.dice import CARD_RANKS
 from scorer.errors import ScorerError
 from scorer.vision.profile import EMBEDDING, OUTPUT, DiceProfile
-from scorer.vision.reading import DEFAULT_THRESHOLD, FACE_KINDS, GUESS_FLOOR, Die, Reading
+from scorer.vision.reading import (
+    BACKENDS,
+    DEFAULT_THRESHOLD,
+    FACE_KINDS,
+    GUESS_FLOOR,
+    Die,
+    Reading,
+)
 
 # Each constant's history (what was tried, on which sets) is in the model cards:
 # vision_models/faces.md "The reader's constants", courts.md and finder.md.
@@ -84,7 +91,6 @@ HUDDLE_COVER = 0.4
 
 #: what runs the networks: OpenCV's dnn module (always there) or onnxruntime (optional;
 #: same outputs to 1e-5, about twice as fast a crop and six times a finder pass)
-BACKENDS = ("cv2", "onnxruntime")
 
 Tray = tuple[int, int, int, int]
 

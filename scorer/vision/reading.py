@@ -19,6 +19,8 @@ FACES: tuple[str, ...] = ("pips", "card")
 
 #: The kinds of dice a game can be played with, as the reader is told (``Reader.read``).
 FACE_KINDS: tuple[str, ...] = ("pips", "cards", "any")
+BACKENDS: tuple[str, ...] = ("cv2", "onnxruntime")
+"""What may run the reader's networks (here, so the command line need not load OpenCV)."""
 
 
 @dataclass(frozen=True)
