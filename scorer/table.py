@@ -403,8 +403,8 @@ class Table:
             self.say("")  # a move settles whatever the table last said
             self.current_game_id = game_id
             self.publish(game_id, game)
-        if event["type"] in {"write", "scratch", "undo"}:
-            self._learn_later(game_id, event["type"], int(game.version))
+            if event["type"] in {"write", "scratch", "undo"}:  # queued in the order stored
+                self._learn_later(game_id, event["type"], int(game.version))
         return game
 
     def _clear_pending(self, game_id: int) -> None:
@@ -434,44 +434,52 @@ class Table:
         there as are in play the throw is applied, the tapped die a correction (taught
         to the game's set of dice when the throw is written).
         """
-        import dataclasses
-        from statistics import median
+        with self._act_lock:  # two taps, or a tap during a capture, change one reading
+            import dataclasses
+            from statistics import median
 
-        pending, reading = self.status.pending, self._pending_reading
-        if pending is None or pending.game_id != game_id or reading is None or not pending.photo:
-            raise ForbiddenMove("no reading waits for a missed die: type the dice in")
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-            raise BadDice(f"a die shows 1..6 (or 9, 10, J, Q, K, A), not {value}")
-        game = self.store.load(game_id)
-        if version is not None and version != game.version:
-            raise StaleState(f"the game moved on (version {game.version}, you saw {version})")
-        sides = [max(d.box[2], d.box[3]) for d in reading.dice]
-        if not sides:
-            raise ForbiddenMove("the camera saw no dice here: type the dice in")
-        side = float(median(sides))
-        box = (round(x - side / 2), round(y - side / 2), round(side), round(side))
-        kind = {"cards": "card"}.get(game.setup.dice, "pips")
-        if any(
-            abs(d.box[0] + d.box[2] / 2 - x) + abs(d.box[1] + d.box[3] / 2 - y) < side / 2
-            for d in reading.dice
-        ):
-            raise ForbiddenMove("a die the camera saw lies there: tap it to correct it")
-        rank = CARD_RANKS[value - 1] if kind == "card" else None
-        tapped = type(reading.dice[0])(value, kind, 1.0, box, rank)
-        dice = sorted([*reading.dice, tapped], key=lambda d: (d.box[0] + d.box[2] / 2, d.box[1]))
-        reading = dataclasses.replace(reading, dice=tuple(dice))
-        state = game.state()
-        event = self.throw_event(state, reading, pending.photo)
-        if event is None:
-            self._pending_reading = reading
-            pending.seen = [{"value": int(d.value), "box": _box_of(d)} for d in reading.dice]
-            pending.values = [int(d.value) for d in reading.dice]
-            self.publish(game_id)
-            return game
-        boxes = event["reading"]["boxes"]
-        event["reading"]["tapped"] = [i for i, b in enumerate(boxes) if b == list(box)]
-        self._pending_reading = None
-        return self.act(game_id, event, version)
+            pending, reading = self.status.pending, self._pending_reading
+            if (
+                pending is None
+                or pending.game_id != game_id
+                or reading is None
+                or not pending.photo
+            ):
+                raise ForbiddenMove("no reading waits for a missed die: type the dice in")
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
+                raise BadDice(f"a die shows 1..6 (or 9, 10, J, Q, K, A), not {value}")
+            game = self.store.load(game_id)
+            if version is not None and version != game.version:
+                raise StaleState(f"the game moved on (version {game.version}, you saw {version})")
+            sides = [max(d.box[2], d.box[3]) for d in reading.dice]
+            if not sides:
+                raise ForbiddenMove("the camera saw no dice here: type the dice in")
+            side = float(median(sides))
+            box = (round(x - side / 2), round(y - side / 2), round(side), round(side))
+            kind = {"cards": "card"}.get(game.setup.dice, "pips")
+            if any(
+                abs(d.box[0] + d.box[2] / 2 - x) + abs(d.box[1] + d.box[3] / 2 - y) < side / 2
+                for d in reading.dice
+            ):
+                raise ForbiddenMove("a die the camera saw lies there: tap it to correct it")
+            rank = CARD_RANKS[value - 1] if kind == "card" else None
+            tapped = type(reading.dice[0])(value, kind, 1.0, box, rank)
+            dice = sorted(
+                [*reading.dice, tapped], key=lambda d: (d.box[0] + d.box[2] / 2, d.box[1])
+            )
+            reading = dataclasses.replace(reading, dice=tuple(dice))
+            state = game.state()
+            event = self.throw_event(state, reading, pending.photo)
+            if event is None:
+                self._pending_reading = reading
+                pending.seen = [{"value": int(d.value), "box": _box_of(d)} for d in reading.dice]
+                pending.values = [int(d.value) for d in reading.dice]
+                self.publish(game_id)
+                return game
+            boxes = event["reading"]["boxes"]
+            event["reading"]["tapped"] = [i for i, b in enumerate(boxes) if b == list(box)]
+            self._pending_reading = None
+            return self.act(game_id, event, version)
 
     def rolloff(
         self, game_id: int, dice: Sequence[int] | None = None, version: int | None = None

@@ -15,6 +15,7 @@ from flask import Blueprint, Response, current_app, jsonify
 from scorer.dice_sets import UnknownDiceSet
 from scorer.errors import ForbiddenMove, ScorerError
 from web.openapi import BAD, Reply, operation
+from web.refusals import translate
 from web.schema import DiceSetName, Error, Lesson, Nothing
 
 bp = Blueprint("dice", __name__, url_prefix="/api/dice-sets")
@@ -36,7 +37,7 @@ def scorer_error(err: ScorerError) -> tuple[Response, int]:
     status = (
         404 if isinstance(err, UnknownDiceSet) else 409 if isinstance(err, ForbiddenMove) else 400
     )
-    return jsonify({"error": type(err).__name__, "message": str(err)}), status
+    return jsonify({"error": type(err).__name__, "message": translate(str(err))}), status
 
 
 UNKNOWN_SET = Reply("no such set of dice", Error)

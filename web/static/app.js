@@ -186,7 +186,6 @@
     }
     drawBar();
     drawDice();
-    drawPhoto();
     drawSheet();
     drawWriteBar();
     drawStatus(state.table);

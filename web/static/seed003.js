@@ -52,14 +52,15 @@
     const response = await fetch("/api/games/" + state.id + suffix, {
       method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(payload),
     }).catch(() => null);
-    if (!response) { toast(T.offline); return; }
+    if (!response) { toast(T.offline); return false; }
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
       if (data.state) render(data.state);
       toast(data.error === "StaleState" ? T.stale : data.message || response.statusText);
-      return;
+      return false;
     }
     render(data);
+    return true;
   }
 
   // -- words ---------------------------------------------------------------------------
@@ -432,7 +433,7 @@
       e.preventDefault();
       let dice = $("s3-typed-dice").value.trim().toUpperCase().split(/[\s,]+/).filter(Boolean);
       if (dice.length === 1 && /^[1-6]+$/.test(dice[0])) dice = dice[0].split("");
-      move("/throw", { dice: dice }).then(() => { $("s3-typed-dice").value = ""; });
+      move("/throw", { dice: dice }).then((done) => { if (done) $("s3-typed-dice").value = ""; });
     });
   }
 
