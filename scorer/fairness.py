@@ -134,6 +134,8 @@ def thrown_values(setup: Setup, events: Sequence[Mapping[str, Any]]) -> list[int
         kind = event.get("type")
         if kind in ("correct", "hold"):
             continue
+        if kind == "throw" and before.rules.kind == "bluff" and before.dice:
+            pending = []  # a bluff reveal photographed again replaces the first
         values.extend(before.dice[i].value for i in pending)
         pending = []
         if kind == "throw" and _seen_by_camera(event):

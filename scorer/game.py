@@ -371,7 +371,8 @@ class Game:
 
     def _on_options(self, event: Mapping[str, Any]) -> Game:
         """poker_ru: before part 2 the table may change part 2's values and multipliers."""
-        if self.rolloff_part != 2 or self.rolloff is None or self.rolloff_throws:
+        started = any(part == 2 for part, *_ in self.rolloff_log)  # a tie empties the throws
+        if self.rolloff_part != 2 or self.rolloff is None or self.rolloff_throws or started:
             raise ForbiddenMove("the table changes options only before part 2's roll-off")
         changes = event.get("options")
         if not isinstance(changes, Mapping) or not changes:
@@ -468,7 +469,8 @@ class Game:
         index = self._die_index(event.get("index"))
         value = check_value(event.get("value"))
         dice = list(self.dice)
-        held = dice[index].held or self._kept(value)
+        was_kept = dice[index].held and self._kept(dice[index].value)
+        held = self._kept(value) or (dice[index].held and not was_kept)  # kept: for its face
         dice[index] = dataclasses.replace(
             dice[index],
             value=value,
@@ -788,7 +790,14 @@ class Game:
             dice = [rng.randint(1, 6) for _ in range(self.rules.dice_count)]
             return [{"type": "rolloff", "dice": dice, "virtual": True}]
         events, game = self._virtual_throw(rng)
-        if game.unsure:
+        while not game.unsure and not game.scores() and game.throw < game.throws_allowed:
+            # no cell takes these dice yet (poker_ua's chance waits for the third throw)
+            free = sum(not d.held for d in game.dice)
+            events.append(
+                {"type": "throw", "dice": [rng.randint(1, 6) for _ in range(free)], "virtual": True}
+            )
+            game = game.apply(events[-1])
+        if game.unsure or not game.scores():
             return events
         events.append({"type": "write", "cell": game.best_cell()})
         return events

@@ -126,3 +126,16 @@ def test_given_a_game_counted_once_then_it_is_replayed_again_only_when_its_log_g
     assert len(replays) == 2
     assert first[0].counts == again[0].counts == (1, 1, 1, 1, 1, 0)
     assert after[0].counts == (0, 1, 1, 1, 1, 1)
+
+
+def test_given_a_bluff_reveal_photographed_twice_then_its_dice_count_once():
+    setup = Setup("poker_bluff", ("Anna", "Borys"), dice="cards")
+    events = [
+        {"type": "claim", "hand": "pair", "ranks": [5]},
+        {"type": "call"},
+        camera([1, 1, 2, 3, 4]),  # the cup lifted, a blurred photo
+        camera([5, 5, 2, 3, 4]),  # the same dice again, read right
+        {"type": "judge"},
+    ]
+
+    assert sorted(thrown_values(setup, events)) == [2, 3, 4, 5, 5]

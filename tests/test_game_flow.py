@@ -433,3 +433,50 @@ def test_the_sheet_says_what_a_strike_throws_away():
         game = game.apply({"type": "scratch", "cell": game.rules.open_cells(game.sheets[0])[0]})
         game = game if game.finished else game.apply(throw([1, 2, 3, 5, 6]))
     assert game.finished
+
+
+# -- found in review: corrections, ties, the timer in poker_ua ---------------------------------
+
+
+def test_a_die_corrected_away_from_the_committed_number_is_thrown_again():
+    # given poker_ru with three throws for every number, committed to twos
+    game = Game.start(Setup("poker_ru", ("Ivan",), {"throws": 3}, rolloff=False))
+    game = play(game, throw([2, 1, 3, 4, 5]), {"type": "commit", "cell": "twos"})
+    # when the camera reads a 5 as a 2 and the player corrects it
+    game = play(game, throw([2, 2, 1, 1, 1]), {"type": "correct", "index": 1, "value": 5})
+    # then only the real two stays on the table: the 5 is thrown again with the rest
+    assert [d.held for d in game.dice] == [True, False, False, False, False]
+    game = game.apply(throw([3, 4, 4, 4]))
+    assert game.values == (2, 3, 4, 4, 4)
+
+
+def test_part_two_options_cannot_change_once_its_rolloff_has_tied():
+    # given a poker_ru pair whose part-2 roll-off ties at 30
+    game = play(
+        Game.start(Setup("poker_ru", ("Ivan", "Olga"))),
+        {"type": "rolloff", "dice": [6] * 5},
+        {"type": "rolloff", "dice": [1] * 5},
+    )
+    game = fill_part_one(game)
+    assert game.state()["rolloff"]["part"] == 2
+    game = play(game, {"type": "rolloff", "dice": [6] * 5}, {"type": "rolloff", "dice": [6] * 5})
+    assert game.state()["rolloff"]["contenders"] == [0, 1]
+    # then the agreements stand: the roll-off is under way
+    with pytest.raises(ForbiddenMove, match="before part 2's roll-off"):
+        game.apply({"type": "options", "options": {"multipliers": False}})
+
+
+def test_the_timer_throws_on_when_poker_ua_has_only_chance_left():
+    # given a poker_ua player with only chance open
+    game = Game.start(Setup("poker_ua", ("Taras",), timer=30))
+    for face, cell in enumerate(UPPER, 1):
+        game = play(game, throw([face, face, face, 1 if face != 1 else 2, 6]), write(cell))
+    for cell in COMBINATIONS:
+        if cell != "chance":
+            game = play(game, throw(MAKES[cell]), write(cell))
+    # when the timer runs out before a throw
+    events = game.timeout_events(random.Random(3))
+    # then it throws until a cell takes the dice (chance after the third throw), and writes
+    assert [e["type"] for e in events][-1] == "write"
+    game = play(game, *events)
+    assert game.finished
