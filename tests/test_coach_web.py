@@ -121,3 +121,55 @@ def test_given_a_database_then_the_commands_print_the_review_and_the_verdict(
 
     assert main(["review", "999", "--db", db]) == 2
     assert "no game 999" in capsys.readouterr().err
+
+
+def test_given_the_hint_route_during_a_solo_game_then_the_review_prices_every_write_alike(
+    client, data
+):
+    # given a solo game (hints on) played write by write, the hint route asked before each
+    events = blunder_game()
+    game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["Anna"]}).json["id"]
+    offered = []
+    for event in events:
+        body = {k: v for k, v in event.items() if k != "type"}
+        if event["type"] != "throw":
+            offered.append(client.get(f"/api/games/{game_id}/hint").json["choices"][0])
+        assert client.post(f"/api/games/{game_id}/{event['type']}", json=body).status_code == 200
+    # when the finished game is reviewed
+    (anna,) = client.get(f"/api/games/{game_id}/review").json["players"]
+    # then each decision's best is the route's first choice, to 1e-4
+    assert len(anna["decisions"]) == len(offered)
+    for decision, best in zip(anna["decisions"], offered, strict=True):
+        assert decision["best_expected"] == pytest.approx(best["expected"], abs=1e-4)
+        assert decision["best"]["text"] == best["text"]
+
+
+def test_given_a_finished_game_then_its_page_lists_three_decisions_with_what_was_best(client, data):
+    game_id = play(client, blunder_game())
+
+    page = client.get(f"/history/{game_id}").get_data(as_text=True)
+
+    rows = page.split('<table class="coach-table">', 1)[1].split("</tbody>", 1)[0]
+    assert rows.count("<tr>") == 1 + 3  # the header and the three costliest
+    assert "strike Yahtzee" in rows and "write Yahtzee" in rows  # what was done, what was best
+    assert rows.count('class="cost"') == 3
+
+
+def test_given_camera_throws_then_scorer_fairness_prints_each_sets_verdict(
+    client, reader, table, data, capsys
+):
+    from scorer.game import Setup
+
+    white, _ = table.new_game(Setup("yahtzee", ("A",), dice_set=None))
+    for cell in ("ones", "twos", "threes", "fours", "fives", "sixes", "chance"):
+        reader.queue([6, 6, 6, 6, 1])
+        table.capture_throw(white)
+        table.act(white, {"type": "write", "cell": cell})
+    db = str(table.store.path)
+
+    assert main(["fairness", "--db", db, "--set", "pips"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("pips: 6s come up more than a fair die would: p = ")
+    assert "1: 7  2: 0  3: 0  4: 0  5: 0  6: 28" in out
+    assert main(["fairness", "--db", db, "--set", "cards"]) == 0
+    assert "cards: too few dice to tell: 0 seen" in capsys.readouterr().out

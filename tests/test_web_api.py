@@ -162,13 +162,15 @@ def test_a_hint_names_the_best_choice_for_the_dice_on_the_tray(client, tmp_path,
     # given a generala game (its table is small) with five sixes on the first throw
     monkeypatch.setenv("SCORER_DATA", str(tmp_path / "data"))
     game_id = start(client)["id"]
-    client.post(f"/api/games/{game_id}/throw", json={"dice": [6, 6, 6, 6, 6]})
     # at a table of two hints are off (seed 004) until coach mode is switched on
     response = client.get(f"/api/games/{game_id}/hint")
     assert response.status_code == 409 and "coach mode" in response.json["message"]
     assert client.get(f"/api/games/{game_id}").json["hints"] is False
     on = client.post(f"/api/games/{game_id}/coach", json={"on": True})
     assert on.status_code == 200 and on.json["coach"] is True and on.json["hints"] is True
+    response = client.get(f"/api/games/{game_id}/hint")
+    assert response.status_code == 409 and "throw first" in response.json["message"]  # no dice
+    client.post(f"/api/games/{game_id}/throw", json={"dice": [6, 6, 6, 6, 6]})
     # when a hint is asked (the table is computed on first use)
     for _ in range(100):
         response = client.get(f"/api/games/{game_id}/hint")
