@@ -870,9 +870,10 @@ class Table:
         ]
         teach_dice(self.reader, profile, frame, named, source)
 
-    def dice_set_summary(self, set_id: str) -> dict[str, Any]:
-        """How many faces of each value the set has seen, and what it reads now on the
-        photos it was taught from on /camera (the lessons this table still keeps)."""
+    def dice_set_summary(self, set_id: str, *, reread: bool = True) -> dict[str, Any]:
+        """How many faces of each value the set has seen, and (``reread``) what it reads now
+        on the photos it was taught from on /camera (the lessons this table still keeps:
+        up to a dozen readings, which a page load should not wait for)."""
         from scorer.vision.profile import BACKGROUND, CARDS
 
         if self.dice_sets is None:
@@ -887,7 +888,7 @@ class Table:
                     faces[key] = n
             reads = []
             taught = set(profile.sources()) if profile is not None else set()
-            for lesson_id, (frame, photo) in self._lessons.items():
+            for lesson_id, (frame, photo) in self._lessons.items() if reread else ():
                 if f"lesson {lesson_id}" in taught:
                     reading = self.reader.read(self._crop(frame))
                     reading = self._uncrop(reading, frame)

@@ -162,4 +162,11 @@
   });
 
   summarise(read("teach-summary-data"));
+  // what the set reads now on its taught photos comes after the page (the reader is busy)
+  if (setId()) {
+    fetch("/api/dice-sets/" + setId())
+      .then((response) => (response.ok ? response.json() : null))
+      .then((summary) => { if (summary) summarise(summary); })
+      .catch(() => {});
+  }
 })();
