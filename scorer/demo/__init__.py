@@ -116,26 +116,20 @@ class DemoTable:
         return DemoThrow(self._draw(rng), [d.value for d in self.dice], self._boxes())
 
     def _draw(self, rng: np.random.Generator) -> np.ndarray:
-        from scorer.render.scene import _develop, _draw_die, _draw_tray, _exposure
+        from scorer.render.scene import photograph
 
-        width, height = self.size
         felt = np.random.default_rng([_DEMO_STREAM, self.seed, 2])  # the same felt every throw
-        linear, ambient = _draw_tray(
-            felt,
+        return photograph(
+            rng,
             self.camera,
             self.look,
             self.rect,
             self.lights,
             self.dice,
-            (height, width),
+            self.size,
             self.px_per_die,
-            True,
+            felt=felt,
         )
-        exposure = _exposure(rng, linear, self.dice, self.lights, ambient)
-        centre = self.camera.centre
-        for die in sorted(self.dice, key=lambda d: -float(np.linalg.norm(centre - d.position))):
-            _draw_die(linear, die, self.camera, self.lights, ambient)
-        return _develop(rng, linear, exposure, True)
 
     def _boxes(self) -> list[tuple[int, int, int, int]]:
         return [tuple(int(v) for v in d.box) for d in self.dice]

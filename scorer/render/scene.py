@@ -903,20 +903,63 @@ def render_scene(
     dice = _place_dice(rng, cam, rect, arts, list(values), width, height, px_per_die)
     if len(dice) < n_dice:
         raise BadRender(f"could not lay {n_dice} dice apart in a {width}x{height} frame")
+    image = photograph(
+        rng,
+        cam,
+        look,
+        rect,
+        lights,
+        dice,
+        (width, height),
+        px_per_die,
+        photo=photo,
+        shadows=shadows,
+        empty_tray=empty_tray,
+    )
+    return Scene(image, dice, look, cam, px_per_die)
+
+
+def photograph(
+    rng: np.random.Generator,
+    cam: Camera,
+    look: TrayLook,
+    rect: np.ndarray,
+    lights: list[Light],
+    dice: list[PlacedDie],
+    size: tuple[int, int],
+    px_per_die: float,
+    *,
+    felt: np.random.Generator | None = None,
+    photo: bool = True,
+    shadows: bool = True,
+    empty_tray: bool = False,
+) -> np.ndarray:
+    """The BGR photo of dice laid on a tray: the tray, the dice far to near, then the camera.
+
+    The one place a scene is drawn (:func:`render_scene`, the demo camera's table).
+    ``felt`` draws the cloth's grain (default ``rng``): a table that keeps its felt from
+    throw to throw passes a generator of its own. ``photo``, ``shadows`` and
+    ``empty_tray`` are :func:`render_scene`'s.
+    """
+    width, height = size
     shown = [] if empty_tray else dice
     linear, ambient = _draw_tray(
-        rng, cam, look, rect, lights, shown, (height, width), px_per_die, shadows
+        rng if felt is None else felt,
+        cam,
+        look,
+        rect,
+        lights,
+        shown,
+        (height, width),
+        px_per_die,
+        shadows,
     )
     exposure = _exposure(rng, linear, dice, lights, ambient)
     far_first = sorted(dice, key=lambda d: -float(np.linalg.norm(cam.centre - d.position)))
     for die in far_first:
-        if empty_tray:
-            scratch = np.zeros((height, width, 3), np.float32)
-            _draw_die(scratch, die, cam, lights, ambient)
-        else:
-            _draw_die(linear, die, cam, lights, ambient)
-    image = _develop(rng, linear, exposure, photo)
-    return Scene(image, dice, look, cam, px_per_die)
+        canvas = np.zeros((height, width, 3), np.float32) if empty_tray else linear
+        _draw_die(canvas, die, cam, lights, ambient)
+    return _develop(rng, linear, exposure, photo)
 
 
 def render_throw(
