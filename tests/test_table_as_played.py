@@ -11,6 +11,7 @@ import ast
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from scorer.game import Setup
@@ -463,7 +464,15 @@ def test_the_demo_reader_boxes_each_die_where_the_renderer_drew_it(demo_table):
     # when a throw is photographed
     demo_table.throw(game_id)
     event = demo_table.store.events(game_id)[-1]["event"]
-    # then each die's box is the one the renderer drew it in, and it is read as a card
-    assert event["reading"]["boxes"] == [list(b) for b in demo_table.camera.adapter.last_boxes]
-    assert all(w > 20 and h > 20 for _, _, w, h in event["reading"]["boxes"])
+    # then each die's box holds the centre of that die as the tray's camera sees it (and no
+    # other die's), is about one die across, and the die is read as the card face on top
+    tray = demo_table.camera.adapter.warm_up()
+    centres = tray.camera.project(np.array([die.position for die in tray.dice]))
+    boxes = event["reading"]["boxes"]
+    assert len(boxes) == len(tray.dice) == 5
+    for i, (x, y, w, h) in enumerate(boxes):
+        inside = [j for j, (cx, cy) in enumerate(centres) if x <= cx < x + w and y <= cy < y + h]
+        assert inside == [i], f"box {i} {(x, y, w, h)} holds the centres of dice {inside}"
+        assert 0.6 * tray.px_per_die < max(w, h) < 2.5 * tray.px_per_die
+    assert event["dice"] == [die.up_value() for die in tray.dice]
     assert event["reading"]["faces"] == ["card"] * 5
