@@ -4,8 +4,11 @@ series, the second series' rule, protected chips, removals and whole games."""
 from __future__ import annotations
 
 import json
+import random
+import re
 from collections import Counter
 from itertools import combinations_with_replacement
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +19,7 @@ from scorer.rules.board_layout import (
     CENTRE,
     LAYOUT_SEED,
     SIZE,
+    SQUARES,
     equal_neighbours,
     first_good_seed,
     layout,
@@ -74,14 +78,75 @@ def test_the_board_has_two_of_each_hand_and_a_free_centre():
     assert set(names) == expected
 
 
-def test_the_layout_is_the_documented_seed_and_no_equal_squares_touch():
-    # the seed is the first one from 0 that keeps equal squares apart, corners included
-    assert first_good_seed() == LAYOUT_SEED == 25
-    assert layout() == shuffled(LAYOUT_SEED)
-    assert equal_neighbours(layout()) == 0
+RANK_VALUES = {"9": 1, "10": 2, "J": 3, "Q": 4, "K": 5, "A": 6}
+DOC = Path(__file__).resolve().parents[1] / "docs" / "board.md"
+
+
+def published_board(heading: str) -> list[list[str]]:
+    """The 9x9 cells of the table under ``heading`` in docs/board.md, as printed."""
+    text = DOC.read_text(encoding="utf-8").split(heading, 1)[1]
+    rows = [line for line in text.splitlines() if re.match(r"^\| \d \|", line)][:SIZE]
+    return [[cell.strip() for cell in row.strip("|").split("|")[1:]] for row in rows]
+
+
+def read_card_square(cell: str) -> str | None:
+    """A printed card-dice square by docs/board.md's key, read without the game's code."""
+    fixed = {"★": None, "≠": "high_card", "7": "lucky:7", "11": "lucky:11"}
+    fixed |= {"9-K": "straight:low", "10-A": "straight:high"}
+    if cell in fixed:
+        return fixed[cell]
+    paired = cell.endswith("··")
+    run = cell.removesuffix("··")
+    rank, n = run.split("×") if "×" in run else (run[0], len(run))
+    assert run == rank * int(n) or run == f"{rank}×{n}", cell
+    kinds = {5: "five_of_a_kind", 4: "four_of_a_kind", 3: "three_of_a_kind", 2: "pair"}
+    kind = {3: "full_house", 2: "two_pairs"}[int(n)] if paired else kinds[int(n)]
+    return f"{kind}:{RANK_VALUES[rank]}"
+
+
+def test_the_game_plays_on_the_published_board_and_its_seed_is_the_first_good_one():
+    # given the card-dice board docs/board.md publishes, read by its key
+    published = [read_card_square(c) for row in published_board("Card dice:") for c in row]
+    assert len(published) == 81
+
+    def touching(board) -> int:  # equal squares side by side or corner to corner
+        return sum(
+            board[r * SIZE + c] is not None
+            and board[r * SIZE + c] == board[(r + dr) * SIZE + c + dc]
+            for r in range(SIZE)
+            for c in range(SIZE)
+            for dr, dc in ((0, 1), (1, -1), (1, 0), (1, 1))
+            if 0 <= r + dr < SIZE and 0 <= c + dc < SIZE
+        )
+
+    # then the game's board is that one, two of each hand, no equal squares touching
+    assert list(layout()) == published
+    assert touching(published) == 0 and equal_neighbours(layout()) == 0
+    # and it is what the page says made it: SQUARES shuffled by random.Random(25), the
+    # centre left free, 25 being the first seed from 0 whose board keeps equal squares apart
+    assert "random.Random(25).shuffle" in DOC.read_text(encoding="utf-8") and LAYOUT_SEED == 25
+    order = list(SQUARES)
+    random.Random(25).shuffle(order)
+    assert [*order[:CENTRE], None, *order[CENTRE:]] == published
+    assert all(touching(shuffled(seed)) > 0 for seed in range(25))
+    assert first_good_seed() == 25
     for i, name in enumerate(layout()):
         assert all(layout()[j] != name for j in neighbours(i) if name is not None)
-    assert all(equal_neighbours(shuffled(seed)) > 0 for seed in range(LAYOUT_SEED))
+
+
+def test_the_pip_board_is_the_card_board_with_ranks_as_values():
+    # given both printed boards, when each card cell's ranks are written as values (9=1..A=6)
+    def as_pips(cell: str) -> str:
+        straights = {"9-K": "1-5", "10-A": "2-6"}
+        if cell in straights or cell in ("7", "11"):
+            return straights.get(cell, cell)
+        run = re.sub(r"10×(\d)", lambda m: "10" * int(m.group(1)), cell)
+        tokens = re.findall(r"10|.", run)
+        return "".join(str(RANK_VALUES.get(token, token)) for token in tokens)
+
+    cards, pips = published_board("Card dice:"), published_board("Pip dice")
+    # then they are the pip board, square for square
+    assert [[as_pips(c) for c in row] for row in cards] == pips
 
 
 # -- the squares a throw takes ----------------------------------------------------------
