@@ -21,9 +21,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import BACKGROUND, face_class
 from scorer.render import write_dataset
 from scorer.vision.labelled import load_split
-from scorer.vision.profile import BACKGROUND, MAX_PER_FACE, NEARS, DiceProfile, class_of
+from scorer.vision.profile import MAX_PER_FACE, NEARS, DiceProfile
 from scorer.vision.reader import Reader, face_crop
 from scorer.vision.teaching import named_dice, open_profile, teach_dice, teach_photos
 
@@ -111,7 +112,7 @@ def _full_profile(reader: Reader, folder: Path, kind: str) -> DiceProfile:
     for photo in load_split(folder, "test"):
         image = cv2.imread(str(photo.path))
         for die in photo.dice:
-            label = class_of(die.face, die.value)
+            label = face_class(die.face, die.value)
             crops.setdefault(label, []).append(
                 face_crop(image, die.centre, max(die.box[2], die.box[3]))
             )

@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import face_class
 from scorer.vision import Reader
 from scorer.vision import reader as reader_module
 from scorer.vision.evaluation import match
@@ -66,7 +67,7 @@ def read_split(reader: Reader, split: str) -> list[Seen]:
                 height, width = image.shape[:2]
                 for j, die in enumerate(reading.dice):
                     label = photo.dice[labels[j]] if j in labels else None
-                    cls = (label.value - 1 + (6 if label.face == "card" else 0)) if label else -1
+                    cls = face_class(label.face, label.value) if label else -1
                     seen.append(
                         Seen(
                             probs[die.box],

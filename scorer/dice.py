@@ -1,7 +1,10 @@
 """Dice values and poker-dice card faces.
 
 Every die is stored and scored as a value 1..6. Poker dice show card ranks,
-mapped as in RULES.md: 9=1, 10=2, J=3, Q=4, K=5, A=6.
+mapped as in RULES.md: 9=1, 10=2, J=3, Q=4, K=5, A=6. The face network, the
+rendered and labelled sets and the taught profiles number a top face by its
+class (:func:`face_class`): pips 1..6 are 0..5, card ranks 9..A are 6..11, and
+12 is "not a die".
 """
 
 from __future__ import annotations
@@ -15,6 +18,15 @@ CARD_RANKS: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
 _RANK_VALUE = {rank: value for value, rank in zip(VALUES, CARD_RANKS, strict=True)}
 
 Dice = tuple[int, ...]
+
+#: A top face is ``pips`` or ``card`` (the reader's ``Die.face``, the labels' face).
+FACES: tuple[str, ...] = ("pips", "card")
+#: The face classes: 0..5 pips 1..6, from CARDS on card ranks 9..A, then BACKGROUND.
+CARDS = 6
+BACKGROUND = 12
+FACE_CLASSES = 13
+#: Each die face class's name, in class order (the YOLO sets' ``names``).
+CLASS_NAMES: tuple[str, ...] = (*(str(v) for v in VALUES), *CARD_RANKS)
 
 PIP_LAYOUT: dict[int, list[tuple[int, int]]] = {
     1: [(0, 0)],
@@ -34,6 +46,28 @@ def card_rank(value: int) -> str:
     """The card rank a poker die shows for a value 1..6."""
     check_value(value)
     return CARD_RANKS[value - 1]
+
+
+def face_class(face: str, value: int) -> int:
+    """The class of a top face (``face`` "pips" or "card", ``value`` 1..6): 0..11.
+
+    >>> face_class("pips", 6), face_class("card", 1)
+    (5, 6)
+    """
+    if face not in FACES or value not in VALUES:
+        raise BadDice(f"a die is pips or card with a value 1..6, not {face} {value}")
+    return int(value) - 1 + (CARDS if face == "card" else 0)
+
+
+def class_face(label: int) -> tuple[str, int]:
+    """The (face, value) of a die face class 0..11: :func:`face_class` undone.
+
+    >>> class_face(5), class_face(8)
+    (('pips', 6), ('card', 3))
+    """
+    if label not in range(BACKGROUND):
+        raise BadDice(f"a die face class is 0..{BACKGROUND - 1}, not {label}")
+    return ("card", int(label) - CARDS + 1) if label >= CARDS else ("pips", int(label) + 1)
 
 
 def check_value(value: object) -> int:

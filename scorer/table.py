@@ -765,11 +765,12 @@ class Table:
     def _teach_frame(self, profile: Any, frame: Any, dice: Sequence[Any], source: str) -> int:
         """Teach ``dice`` ((box, value, kind, corrected) each) of one photo; dice of the
         other kind than the set's are refused (logged) and the rest still taught."""
-        from scorer.vision.profile import ProfileError, class_of
+        from scorer.dice import face_class
+        from scorer.vision.profile import ProfileError
         from scorer.vision.teaching import TaughtDie, teach_dice
 
         named = [
-            TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), class_of(face, value), fixed)
+            TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), face_class(face, value), fixed)
             for (x, y, w, h), value, face, fixed in dice
         ]
         try:
@@ -854,7 +855,8 @@ class Table:
         return self.dice_set_summary(set_id)
 
     def _teach_frame_strict(self, profile: Any, frame: Any, dice: Sequence[Any], source: str):
-        from scorer.vision.profile import ProfileError, class_of
+        from scorer.dice import face_class
+        from scorer.vision.profile import ProfileError
         from scorer.vision.teaching import TaughtDie, teach_dice
 
         kinds = {face for _, _, face, _ in dice}
@@ -865,7 +867,7 @@ class Table:
             )
         profile.forget(source)  # a lesson taught twice counts once
         named = [
-            TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), class_of(face, value), fixed)
+            TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), face_class(face, value), fixed)
             for (x, y, w, h), value, face, fixed in dice
         ]
         teach_dice(self.reader, profile, frame, named, source)
@@ -874,7 +876,7 @@ class Table:
         """How many faces of each value the set has seen, and (``reread``) what it reads now
         on the photos it was taught from on /camera (the lessons this table still keeps:
         up to a dozen readings, which a page load should not wait for)."""
-        from scorer.vision.profile import BACKGROUND, CARDS
+        from scorer.dice import BACKGROUND, class_face
 
         if self.dice_sets is None:
             raise ScorerError("this table keeps no sets of dice")
@@ -884,8 +886,8 @@ class Table:
             faces: dict[str, int] = {}
             for label, n in (profile.counts() if profile is not None else {}).items():
                 if label != BACKGROUND:
-                    key = f"card:{label - CARDS + 1}" if label >= CARDS else f"pips:{label + 1}"
-                    faces[key] = n
+                    face, value = class_face(label)
+                    faces[f"{face}:{value}"] = n
             reads = []
             taught = set(profile.sources()) if profile is not None else set()
             for lesson_id, (frame, photo) in self._lessons.items() if reread else ():

@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from scorer.cli import main
+from scorer.dice import BACKGROUND, class_face, face_class
 from scorer.errors import ScorerError
 from scorer.render.art import (
     HELD_OUT_ART,
@@ -30,7 +31,6 @@ from scorer.render.scene import (
     HELD_OUT_FAMILIES,
     HELD_OUT_TRAY_COLOURS,
     TRAY_COLOURS,
-    class_index,
     render_scene,
     render_throw,
     write_dataset,
@@ -220,8 +220,21 @@ def test_a_written_set_has_the_yolo_layout_of_the_shared_sets(tmp_path: Path) ->
 
 
 def test_the_yolo_class_of_a_face_follows_data_yaml() -> None:
-    assert [class_index("pips", v) for v in range(1, 7)] == [0, 1, 2, 3, 4, 5]
-    assert [class_index("card", v) for v in range(1, 7)] == [6, 7, 8, 9, 10, 11]
+    assert [face_class("pips", v) for v in range(1, 7)] == [0, 1, 2, 3, 4, 5]
+    assert [face_class("card", v) for v in range(1, 7)] == [6, 7, 8, 9, 10, 11]
+
+
+def test_a_face_class_gives_its_face_back_and_no_die_has_the_background_class() -> None:
+    # given every face a die shows, when its class is named back, then it is the same face
+    faces = [(face, value) for face in ("pips", "card") for value in range(1, 7)]
+    assert [class_face(face_class(face, value)) for face, value in faces] == faces
+    # and what is no face of a die is refused both ways
+    for face, value in (("cards", 1), ("pips", 0), ("card", 7)):
+        with pytest.raises(ScorerError):
+            face_class(face, value)
+    for label in (-1, BACKGROUND):
+        with pytest.raises(ScorerError):
+            class_face(label)
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from scorer.cli import main
-from scorer.vision.profile import FILE_NAME, MAX_PER_FACE, DiceProfile, ProfileError, class_of
+from scorer.dice import face_class
+from scorer.vision.profile import FILE_NAME, MAX_PER_FACE, DiceProfile, ProfileError
 from scorer.vision.reader import Reader, default_model_dir
 from scorer.vision.teaching import TaughtDie, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
@@ -52,7 +53,7 @@ def logo_throw(values: list[int], seed: int) -> tuple[np.ndarray, list[TaughtDie
         centre = (110 + 100 * i + rng.uniform(-8, 8), 200 + rng.uniform(-40, 120))
         side = float(rng.uniform(52, 64))
         logo_die(image, centre, value, side, float(rng.uniform(0, 90)))
-        dice.append(TaughtDie(centre, side, class_of("pips", value), False))
+        dice.append(TaughtDie(centre, side, face_class("pips", value), False))
     return image, dice
 
 
@@ -213,7 +214,7 @@ def test_given_a_pip_set_when_taught_card_labels_then_refused_and_nothing_added(
     # given a set of pip dice
     profile = taught(reader)
     image, dice = logo_throw([2, 3], 50)
-    cards = [TaughtDie(d.centre, d.side, class_of("card", 3), False) for d in dice]
+    cards = [TaughtDie(d.centre, d.side, face_class("card", 3), False) for d in dice]
     # when taught card faces, then refused by name, and the set is unchanged
     with pytest.raises(ProfileError, match="holds pips dice"):
         teach_dice(reader, profile, image, cards, "throw 50")

@@ -8,7 +8,7 @@ import json
 import sys
 from pathlib import Path
 
-from scorer.dice import card_rank
+from scorer.dice import BACKGROUND, CLASS_NAMES, card_rank
 from scorer.errors import ScorerError
 from scorer.vision.reading import BACKENDS, DEFAULT_THRESHOLD, FACE_KINDS, Die, Reading
 
@@ -258,15 +258,8 @@ def run_teach(args: argparse.Namespace) -> int:
 
 def seen(profile: object) -> str:
     """``faces seen: 1 x4, 2 x3, ..., not a die x1``."""
-    from scorer.vision.profile import BACKGROUND, CARDS
-
     parts = []
     for label, n in profile.counts().items():  # type: ignore[attr-defined]
-        if label == BACKGROUND:
-            name = "not a die"
-        elif label >= CARDS:
-            name = card_rank(label - CARDS + 1)
-        else:
-            name = str(label + 1)
+        name = "not a die" if label == BACKGROUND else CLASS_NAMES[label]
         parts.append(f"{name} x{n}")
     return "faces seen: " + (", ".join(parts) if parts else "none")

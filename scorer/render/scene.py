@@ -29,6 +29,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import CLASS_NAMES, class_face, face_class
 from scorer.errors import ScorerError
 from scorer.render.art import (
     HELD_OUT_ART,
@@ -45,12 +46,6 @@ FAMILIES: dict[str, DieArt] = {art.name: art for art in TRAIN_ART}
 HELD_OUT_FAMILIES: dict[str, DieArt] = {art.name: art for art in HELD_OUT_ART}
 #: ``family=RANDOM`` paints every throw's dice in freshly drawn art (:func:`random_art`).
 RANDOM = "random"
-
-#: YOLO class names in the layout of ../shared/datasets: 0..5 pip faces, 6..11 card ranks.
-CLASS_NAMES: dict[int, str] = {
-    **{i: str(i + 1) for i in range(6)},
-    **{6 + i: rank for i, rank in enumerate(("9", "10", "J", "Q", "K", "A"))},
-}
 
 DIE_MM = 16.0  # side of a die; the camera's distance sets how many pixels that is
 Label = tuple[str, int, tuple[int, int, int, int]]
@@ -92,11 +87,6 @@ HELD_OUT_TRAY_COLOURS: dict[str, TrayLook] = {
 
 _FRAME_COLOURS = ((30, 30, 30), (60, 90, 130), (200, 200, 200), (40, 50, 70), (120, 120, 120))
 _TABLE_COLOURS = ((220, 222, 222), (120, 160, 190), (70, 75, 80), (190, 200, 205))
-
-
-def class_index(face: str, value: int) -> int:
-    """YOLO class of a top face: 0..5 for pips 1..6, 6..11 for card ranks 9..A."""
-    return value - 1 if face == "pips" else value + 5
 
 
 # --- geometry -----------------------------------------------------------------------------------
@@ -982,8 +972,12 @@ def render_throw(
 
 def _data_yaml(out_dir: Path) -> str:
     splits = sorted(p.name for p in (out_dir / "images").iterdir() if p.is_dir())
-    names = ", ".join(f"{i}: {n}" if i < 6 else f'{i}: "{n}"' for i, n in CLASS_NAMES.items())
-    faces = ", ".join(f"{i}: {'pips' if i < 6 else 'card'}" for i in CLASS_NAMES)
+    kinds = [class_face(i)[0] for i in range(len(CLASS_NAMES))]
+    names = ", ".join(
+        f"{i}: {n}" if kind == "pips" else f'{i}: "{n}"'
+        for (i, n), kind in zip(enumerate(CLASS_NAMES), kinds, strict=True)
+    )
+    faces = ", ".join(f"{i}: {kind}" for i, kind in enumerate(kinds))
     lines = [
         "# Rendered by scorer.render.scene. YOLO labels: class x_center y_center width height",
         "# (normalised). Box = the whole die. Classes 0..5: pip faces 1..6; 6..11: card ranks",
@@ -1037,7 +1031,7 @@ def write_dataset(
         lines = []
         for face, value, (x, y, bw, bh) in scene.labels():
             lines.append(
-                f"{class_index(face, value)} {(x + bw / 2) / w:.6f} {(y + bh / 2) / h:.6f} "
+                f"{face_class(face, value)} {(x + bw / 2) / w:.6f} {(y + bh / 2) / h:.6f} "
                 f"{bw / w:.6f} {bh / h:.6f}"
             )
         (labels / f"{stem}.txt").write_text("\n".join(lines) + ("\n" if lines else ""))

@@ -16,17 +16,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.dice import CARD_RANKS
+from scorer.dice import CARD_RANKS, CLASS_NAMES, face_class
 from scorer.vision.labelled import LabelledDie, LabelledPhoto
 from scorer.vision.reading import DEFAULT_THRESHOLD, Die, Reading
 
 #: confusion-matrix axes: 12 faces, then "none" (a missed die / an extra die)
-AXIS: tuple[str, ...] = (*(str(v) for v in range(1, 7)), *CARD_RANKS, "none")
+AXIS: tuple[str, ...] = (*CLASS_NAMES, "none")
 NONE = len(AXIS) - 1
-
-
-def face_index(face: str, value: int) -> int:
-    return value - 1 + (6 if face == "card" else 0)
 
 
 @dataclass
@@ -92,15 +88,15 @@ class Report:
         m = np.zeros((len(AXIS), len(AXIS)), np.int64)
         for r in self.results:
             for i in r.missed:
-                m[face_index(r.photo.dice[i].face, r.photo.dice[i].value), NONE] += 1
+                m[face_class(r.photo.dice[i].face, r.photo.dice[i].value), NONE] += 1
             if r.reading is None:
                 continue
             for i, j in r.pairs:
                 d, p = r.photo.dice[i], r.reading.dice[j]
-                m[face_index(d.face, d.value), face_index(p.face, p.value)] += 1
+                m[face_class(d.face, d.value), face_class(p.face, p.value)] += 1
             for j in r.extra:
                 p = r.reading.dice[j]
-                m[NONE, face_index(p.face, p.value)] += 1
+                m[NONE, face_class(p.face, p.value)] += 1
         return m
 
     def confident(self) -> tuple[int, int, int, int]:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 
+from scorer.dice import BACKGROUND, FACE_CLASSES, FACES, class_face
 from scorer.errors import ScorerError
 
 log = logging.getLogger(__name__)
@@ -37,9 +38,6 @@ FILE_NAME = "profile.npz"
 EMBEDDING = "onnx_node!/net/features/features.11/Flatten"
 OUTPUT = "probs"
 CROP = 48  # the face network's crop side (``reader.FACE_INPUT``)
-CLASSES = 13  # pips 1..6, cards 9..A, "not a die" (the face network's outputs)
-BACKGROUND = 12
-CARDS = 6
 #: Each taught crop is kept in four quarter turns: the reader turns a die's edges upright,
 #: which leaves the face in any of four turns.
 TURNS = 4
@@ -61,7 +59,6 @@ BACKING = 0.9
 #: network's another BLEND above that.
 SURE = 0.12
 BLEND = 0.05
-KINDS = ("pips", "card")
 
 #: Where the vote starts counting is chosen per profile (``calibrate``) from NEARS: the
 #: taught crops are read again, each without itself, and the gate under which their
@@ -96,13 +93,6 @@ class Example:
     taught: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
 
 
-def class_of(face: str, value: int) -> int:
-    """The face network's class of a die (``face`` "pips" or "card", ``value`` 1..6)."""
-    if face not in KINDS or not 1 <= value <= 6:
-        raise ProfileError(f"a die is pips or card with a value 1..6, not {face} {value}")
-    return value - 1 + (CARDS if face == "card" else 0)
-
-
 def model_digest(path: Path) -> str:
     """A short fingerprint of the face network whose features a profile holds."""
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
@@ -112,12 +102,12 @@ class DiceProfile:
     """The taught crops of one set of dice and their features.
 
     >>> profile = DiceProfile("blue marbled")                    # doctest: +SKIP
-    >>> profile.teach([crop], [class_of("pips", 6)], "game 3", reader.embed)  # doctest: +SKIP
+    >>> profile.teach([crop], [face_class("pips", 6)], "game 3", reader.embed)  # doctest: +SKIP
     >>> reader.profile = profile                                 # doctest: +SKIP
     """
 
     def __init__(self, name: str = "", kind: str | None = None, model: str = "") -> None:
-        if kind is not None and kind not in KINDS:
+        if kind is not None and kind not in FACES:
             raise ProfileError(f"a set of dice is pips or card dice, not {kind!r}")
         self.name = name
         self.kind = kind
@@ -125,7 +115,7 @@ class DiceProfile:
         self.examples: list[Example] = []
         # TURNS rows per example: unit features, the network's probabilities, the class
         self._features = np.zeros((0, 128), np.float32)
-        self._probs = np.zeros((0, CLASSES), np.float32)
+        self._probs = np.zeros((0, FACE_CLASSES), np.float32)
         self._labels = np.zeros(0, np.int64)
         self.near = NEARS[-1]
         self._doubted = np.zeros(0, bool)  # per example: set aside as a mistaken tap
@@ -152,9 +142,9 @@ class DiceProfile:
             raise ProfileError("every taught crop needs one label")
         labels = [int(v) for v in labels]
         for value in labels:
-            if not 0 <= value < CLASSES:
-                raise ProfileError(f"class {value} is not a face (0..{CLASSES - 1})")
-        kinds = {"pips" if v < CARDS else "card" for v in labels if v != BACKGROUND}
+            if not 0 <= value < FACE_CLASSES:
+                raise ProfileError(f"class {value} is not a face (0..{FACE_CLASSES - 1})")
+        kinds = {class_face(v)[0] for v in labels if v != BACKGROUND}
         if len(kinds) > 1:
             raise ProfileError("one set of dice is pip dice or poker dice, not both")
         if kinds and self.kind is not None and kinds != {self.kind}:
@@ -355,7 +345,7 @@ class DiceProfile:
             ]
         except (KeyError, TypeError, ValueError) as err:
             raise ProfileError(f"{path} is damaged: {err}") from err
-        if any(not 0 <= e.label < CLASSES for e in profile.examples):
+        if any(not 0 <= e.label < FACE_CLASSES for e in profile.examples):
             raise ProfileError(f"{path} is damaged: a label is not a face")
         profile._labels = np.repeat([e.label for e in profile.examples], TURNS).astype(np.int64)
         stale = model and profile.model != model
@@ -376,11 +366,11 @@ def _described(crops: Sequence[np.ndarray], embed: Embed) -> tuple[np.ndarray, n
     (TURNS rows a crop)."""
     turned = [np.ascontiguousarray(np.rot90(c, t)) for c in crops for t in range(TURNS)]
     if not turned:
-        return np.zeros((0, 128), np.float32), np.zeros((0, CLASSES), np.float32)
+        return np.zeros((0, 128), np.float32), np.zeros((0, FACE_CLASSES), np.float32)
     features, probs = embed(turned)
     n = len(turned)
     features = np.asarray(features, np.float32).reshape(n, -1)
-    return _unit(features), np.asarray(probs, np.float32).reshape(n, CLASSES)
+    return _unit(features), np.asarray(probs, np.float32).reshape(n, FACE_CLASSES)
 
 
 def _per_example(sims: np.ndarray) -> np.ndarray:
@@ -413,7 +403,7 @@ def _voted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray, near: float)
     close = np.take_along_axis(sims, nearest, 1)
     top = close.max(1, keepdims=True)
     weight = np.exp((close - top) / SHARPNESS) * (close > -1.0)
-    votes = np.zeros((len(sims), CLASSES))
+    votes = np.zeros((len(sims), FACE_CLASSES))
     np.add.at(votes, (np.arange(len(sims))[:, None], labels[nearest]), weight)
     votes /= np.maximum(votes.sum(1, keepdims=True), 1e-12)
     start = near + SURE * probs.max(1, keepdims=True)

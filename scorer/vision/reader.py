@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.dice import CARD_RANKS
+from scorer.dice import BACKGROUND, CARDS, card_rank, class_face
 from scorer.errors import ScorerError
 from scorer.vision.profile import EMBEDDING, OUTPUT, DiceProfile
 from scorer.vision.reading import (
@@ -47,11 +47,9 @@ CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
 #: a court's headwear and index are a few pixels at 48 px: a closer, tighter second look
 COURT_INPUT = 64
 COURT_SPAN = 1.3
-CARDS = 6  # classes from here on are card faces (9 10 J Q K A), then "not a die"
 COURTS = slice(8, 11)  # classes of the jack, queen and king
 #: one court look is enough above this; otherwise its three other quarter turns vote too
 COURT_DECISIVE = 0.95
-BACKGROUND = 12
 #: heat above which a spot is reported as a die even when its face cannot be read
 SURE_DIE = 0.7
 #: ... unless the face network is this sure it is not a die (a screw cap, a coin)
@@ -725,9 +723,8 @@ def _die(spot: _Spot, shape: tuple[int, int]) -> Die:
     y1 = min(h, round(spot.centre[1] + half))
     box = (int(x0), int(y0), int(max(1, x1 - x0)), int(max(1, y1 - y0)))
     guess = second_guess(spot.probs, k)
-    if k < CARDS:
-        return Die(k + 1, "pips", confidence, box, None, guess)
-    return Die(k - CARDS + 1, "card", confidence, box, CARD_RANKS[k - CARDS], guess)
+    face, value = class_face(k)
+    return Die(value, face, confidence, box, card_rank(value) if face == "card" else None, guess)
 
 
 def second_guess(probs: np.ndarray, first: int) -> int | None:

@@ -15,8 +15,6 @@ DEFAULT_THRESHOLD: float = 0.8
 #: A second choice at least this likely is offered beside the first (``Die.guess``).
 GUESS_FLOOR: float = 0.1
 
-FACES: tuple[str, ...] = ("pips", "card")
-
 #: The kinds of dice a game can be played with, as the reader is told (``Reader.read``).
 FACE_KINDS: tuple[str, ...] = ("pips", "cards", "any")
 BACKENDS: tuple[str, ...] = ("cv2", "onnxruntime")

@@ -15,16 +15,10 @@ from pathlib import Path
 
 import numpy as np
 
+from scorer.dice import BACKGROUND, face_class
 from scorer.vision.evaluation import match
 from scorer.vision.labelled import LabelledPhoto
-from scorer.vision.profile import (
-    BACKGROUND,
-    FILE_NAME,
-    DiceProfile,
-    ProfileError,
-    class_of,
-    model_digest,
-)
+from scorer.vision.profile import FILE_NAME, DiceProfile, ProfileError, model_digest
 from scorer.vision.reader import Reader, face_crop
 
 log = logging.getLogger(__name__)
@@ -79,15 +73,15 @@ def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[
     for i, j in pairs:
         label, die = photo.dice[i], reading.dice[j]
         x, y, w, h = die.box
-        wanted = class_of(label.face, label.value)
-        read = class_of(die.face, die.value)
+        wanted = face_class(label.face, label.value)
+        read = face_class(die.face, die.value)
         out.append(TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), wanted, read != wanted))
     for i in missed:
         label = photo.dice[i]
         side = float(max(label.box[2], label.box[3]))
         if photo.box_kind == "pips":
             side = typical or side * PIPS_TO_DIE
-        out.append(TaughtDie(label.centre, side, class_of(label.face, label.value), True))
+        out.append(TaughtDie(label.centre, side, face_class(label.face, label.value), True))
     return out
 
 

@@ -16,10 +16,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import CLASS_NAMES, face_class
+
 #: Bump when a change to the renderer makes old photos unlike new ones: a new folder.
 VERSION = 1
 SPLIT_CODES = {"train": 1, "test": 2}
-CLASS_NAMES = ("1", "2", "3", "4", "5", "6", "9", "10", "J", "Q", "K", "A")
 
 
 def default_root() -> Path:
@@ -37,11 +38,6 @@ def plan_seed(base: int, split: str, index: int) -> int:
     return (base << 28) + (SPLIT_CODES[split] << 24) + index
 
 
-def class_index(face: str, value: int) -> int:
-    """YOLO class: 0..5 pip faces 1..6, 6..11 card ranks 9..A (as in ../shared/datasets)."""
-    return value - 1 + (6 if face == "card" else 0)
-
-
 @dataclass(frozen=True)
 class LabelledDie:
     face: str  # "pips" or "card"
@@ -55,7 +51,7 @@ def yolo_lines(dice: list[LabelledDie], width: int, height: int) -> str:
     for die in dice:
         x, y, w, h = die.box
         lines.append(
-            f"{class_index(die.face, die.value)} {(x + w / 2) / width:.6f} "
+            f"{face_class(die.face, die.value)} {(x + w / 2) / width:.6f} "
             f"{(y + h / 2) / height:.6f} {w / width:.6f} {h / height:.6f}"
         )
     return "".join(line + "\n" for line in lines)

@@ -14,6 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import BACKGROUND, CARDS, face_class
 from scorer.vision.labelled import load_split
 from scorer.vision.reader import COURT_INPUT, COURT_SPAN, COURTS, CROP_SPAN, FACE_INPUT, tilt
 
@@ -21,7 +22,6 @@ SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 PATCH = 112  # cached die patches: side = PATCH_SPAN * die side, resized to PATCH px
 PATCH_SPAN = 3.0
 COURT_PATCH = 192  # the court network's patches: a die 64 px wide, its crops' full detail
-BACKGROUND = 12
 
 
 @dataclass
@@ -36,10 +36,6 @@ class Photo:
     sized: bool = True  # False: the side is an estimate (labels covered only the pips)
 
 
-def class_of(face: str, value: int) -> int:
-    return value - 1 + (6 if face == "card" else 0)
-
-
 def load_real(split: str = "train") -> list[Photo]:
     """The shared real photo sets (tray-multicolor, webcam-white) of one split."""
     photos: list[Photo] = []
@@ -52,7 +48,7 @@ def load_real(split: str = "train") -> list[Photo]:
             if image is None or not lp.dice:
                 continue
             centres = np.array([d.centre for d in lp.dice], np.float32)
-            classes = np.array([class_of(d.face, d.value) for d in lp.dice], np.int64)
+            classes = np.array([face_class(d.face, d.value) for d in lp.dice], np.int64)
             boxes = np.array([d.box[2:] for d in lp.dice], np.float32)
             if lp.box_kind == "die":
                 sides = boxes.max(1)
@@ -123,7 +119,7 @@ def load_rendered(
             continue
         centres = np.array([(x + w / 2, y + h / 2) for _, _, (x, y, w, h) in labels], np.float32)
         sides = np.array([max(w, h) for _, _, (x, y, w, h) in labels], np.float32)
-        classes = np.array([class_of(f, v) for f, v, _ in labels], np.int64)
+        classes = np.array([face_class(f, v) for f, v, _ in labels], np.int64)
         photos.append(Photo(image, centres, sides, classes, f"rendered:{family}"))
     return photos
 
@@ -380,7 +376,7 @@ def face_sample(patch: Patch, rng: np.random.Generator, size: int = 48) -> np.nd
     """A 48x48 crop as the reader cuts it, with its errors (``_reader_cut``)."""
     c, side = _reader_cut(patch, rng)
     img = upright(patch, c, side, rng.uniform(0, 360), CROP_SPAN, size)
-    if rng.random() < 0.5 and (patch.label < 6 or patch.label == BACKGROUND):
+    if rng.random() < 0.5 and (patch.label < CARDS or patch.label == BACKGROUND):
         img = np.ascontiguousarray(img[:, ::-1])  # pip faces read the same mirrored, cards not
     # A real photo already has a real camera's faults; jittering it as hard as a render
     # drowns a dark die's dark pips, and the net learns to shrug at them.

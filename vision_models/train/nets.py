@@ -12,10 +12,11 @@ from __future__ import annotations
 import torch
 from torch import nn
 
+from scorer.dice import FACE_CLASSES  # 0..5 pips 1..6, 6..11 cards 9..A, 12 not a die
+
 FINDER_INPUT = 320
 FINDER_STRIDE = 4
 FACE_INPUT = 48
-FACE_CLASSES = 13  # 0..5 pips 1..6, 6..11 cards 9..A, 12 not a die
 COURT_INPUT = 64
 COURT_CLASSES = 3  # jack, queen, king
 #: die side in the finder's input pixels = exp(size_out) * SIZE_UNIT
