@@ -168,3 +168,35 @@ def test_a_die_the_camera_missed_is_tapped_on_the_photo_and_joins_the_throw(tmp_
         stop_server(server, thread)
         store.close()
         camera.close()
+
+
+def test_a_lesson_with_a_die_left_without_a_value_is_refused_on_the_page(live):
+    from playwright.sync_api import expect, sync_playwright
+
+    url, camera = live["url"], live["camera"]
+    expect.set_options(timeout=20_000)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1280, "height": 1000})
+            # given a new set and a throw read on /camera
+            page.goto(url + "/camera")
+            page.locator("#teach-new-name").fill("Logo dice")
+            page.locator("#teach-new").click()
+            expect(page.locator("#teach-set option:checked")).to_have_text("Logo dice")
+            seed, values = TAUGHT[0]
+            camera.frame, _ = logo_throw(values, seed)
+            page.locator("#teach-throw").click()
+            expect(page.locator("#teach-dice select")).to_have_count(len(values))
+            # when a missed die is tapped on the photo but given no value, and it is confirmed
+            page.locator("#teach-canvas").click(position={"x": 5, "y": 5})
+            expect(page.locator("#teach-dice select")).to_have_count(len(values) + 1)
+            page.locator("#teach-confirm").click()
+            # then the page says why, as a refusal, and the lesson waits to be finished
+            toast = page.locator("#toast")
+            expect(toast).to_have_text("Choose a value for every die.")
+            expect(toast).to_have_attribute("data-kind", "error")
+            expect(page.locator("#teach-confirm")).to_be_visible()
+            expect(page.locator("#teach-summary")).to_have_text("Not taught yet.")
+        finally:
+            browser.close()

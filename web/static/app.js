@@ -3,8 +3,10 @@
 "use strict";
 
 (function () {
-  // seed003.js (bluff and board, loaded after this script) builds its elements with the same el()
-  window.scorerPage = { el };
+  const RANKS = ["9", "10", "J", "Q", "K", "A"]; // a card die's values 1..6
+  // seed003.js (bluff and board) and teach.js (/camera), loaded after this script, read,
+  // fill, translate, tell and draw with these: one copy of each for every page
+  window.scorerPage = { el, $, readJson, fill, translate, toast, RANKS };
   const page = document.body.dataset.page;
   // a phone that is not paired watches: no live buttons that fail on tap
   const paired = document.body.dataset.paired !== "false";
@@ -28,7 +30,7 @@
   function $(id) { return document.getElementById(id); }
 
   function fill(template, values) {
-    return String(template).replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
+    return String(template ?? "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
   }
 
   function el(tag, attrs, children) {
@@ -155,7 +157,6 @@
     return String(die.value);
   }
 
-  const RANKS = ["9", "10", "J", "Q", "K", "A"];
   const PIPS = {
     1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9],
   };

@@ -3,6 +3,8 @@
 "use strict";
 
 (function () {
+  // app.js's helpers (loaded first): one way to read, fill, translate and draw on every page
+  const { el, $, readJson, fill, translate, RANKS } = window.scorerPage;
   const T = readJson("strings") || {};
   const W = T.seed003 || {};
   const view = document.getElementById("s3").dataset.view;
@@ -13,39 +15,8 @@
   let lastMessageId = 0;
   let cameraOk = true;
 
-  function readJson(id) {
-    const node = document.getElementById(id);
-    try { return node ? JSON.parse(node.textContent) : null; } catch (e) { return null; }
-  }
-  function $(id) { return document.getElementById(id); }
-  function fill(template, values) {
-    return String(template || "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
-  }
-  const { el } = window.scorerPage; // app.js's element builder: one way to draw for every page
-
   // The table's lines come in English; the page's templates translate them (web/refusals.py).
-  let linePatterns = null;
-  function translate(message) {
-    if (!message) return message;
-    if ((T.messages || {})[message]) return T.messages[message];
-    if (!linePatterns) linePatterns = (T.lines || []).map(([source, text]) => [new RegExp(source, "s"), text]);
-    for (const [pattern, text] of linePatterns) {
-      const match = pattern.exec(message);
-      if (match) return fill(text, match.groups || {});
-    }
-    return message;
-  }
-
-  let toastTimer = null;
-  function toast(message) {
-    const box = $("toast");
-    if (!box || !message) return;
-    box.textContent = translate(message);
-    box.dataset.kind = "info";
-    box.hidden = false;
-    clearTimeout(toastTimer);
-    toastTimer = setTimeout(() => { box.hidden = true; }, 3500);
-  }
+  function toast(message) { window.scorerPage.toast(translate(message), "info"); }
 
   async function move(suffix, body) {
     const payload = Object.assign({ version: state.version }, body || {});
@@ -65,7 +36,6 @@
 
   // -- words ---------------------------------------------------------------------------
 
-  const RANKS = ["9", "10", "J", "Q", "K", "A"];
   const GROUPS = {
     five_of_a_kind: [5], four_of_a_kind: [4, 1], full_house: [3, 2], three_of_a_kind: [3, 1, 1],
     two_pairs: [2, 2, 1], pair: [2, 1, 1, 1], high_card: [1, 1, 1, 1, 1],

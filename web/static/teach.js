@@ -5,11 +5,8 @@
 (function () {
   const section = document.getElementById("teach");
   if (!section) return;
-  const $ = (id) => document.getElementById(id);
-  const read = (id) => { try { return JSON.parse($(id).textContent); } catch (e) { return null; } };
-  const T = read("teach-strings") || {};
-  const fill = (text, values) => String(text).replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
-  const RANKS = ["9", "10", "J", "Q", "K", "A"];
+  const { $, readJson, fill, toast, RANKS } = window.scorerPage; // app.js's, loaded first
+  const T = readJson("teach-strings") || {};
   const image = $("teach-image");
   const canvas = $("teach-canvas");
   let lesson = null; // {lesson, photo, size, dice, kind}
@@ -23,8 +20,7 @@
     });
     const data = await response.json().catch(() => ({}));
     if (!response.ok) {
-      const box = $("toast");
-      if (box) { box.textContent = data.message || response.statusText; box.dataset.kind = "error"; box.hidden = false; setTimeout(() => { box.hidden = true; }, 4000); }
+      toast(data.message || response.statusText, "error");
       throw new Error(data.message || response.statusText);
     }
     return data;
@@ -119,7 +115,7 @@
   $("teach-confirm").addEventListener("click", async () => {
     if (!lesson) return;
     const named = dice.filter((d) => d.box ? d.value : true);
-    if (named.some((d) => !d.value)) { const box = $("toast"); if (box) { box.textContent = T.all_values; box.hidden = false; } return; }
+    if (named.some((d) => !d.value)) { toast(T.all_values, "error"); return; }
     try {
       const summary = await post("/api/dice-sets/" + setId() + "/teach", { lesson: lesson.lesson, dice: named, kind: lesson.kind });
       summarise(summary);
@@ -161,7 +157,7 @@
     try { summarise(await post("/api/dice-sets/" + setId() + "/forget", {})); } catch (e) { /* toast shown */ }
   });
 
-  summarise(read("teach-summary-data"));
+  summarise(readJson("teach-summary-data"));
   // what the set reads now on its taught photos comes after the page (the reader is busy)
   if (setId()) {
     fetch("/api/dice-sets/" + setId())
