@@ -181,3 +181,30 @@ def test_the_whole_game_flow_on_the_pages(live):
             )
         finally:
             browser.close()
+
+
+def test_the_turn_timer_counts_down_on_the_kiosk_and_hides_without_one(live):
+    import re
+
+    from playwright.sync_api import expect, sync_playwright
+
+    url, _ = live
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            kiosk = browser.new_page(viewport={"width": 1280, "height": 720})
+            # given a yacht game whose table set a ten-minute turn timer
+            api(url, "/api/games", {"ruleset": "yacht", "players": ["Anna"], "timer": 600})
+            # when the kiosk shows it, then the timer counts down from 10:00 as m:ss
+            kiosk.goto(url + "/")
+            timer = kiosk.locator("#timer")
+            expect(timer).to_have_text(re.compile(r"^(10:00|9:[0-5]\d)$"))
+            expect(timer).not_to_have_class(re.compile(r"\blow\b"))
+            # and a new game without a timer hides it
+            api(url, "/api/games", {"ruleset": "yacht", "players": ["Anna"]})
+            kiosk.reload()
+            expect(kiosk.locator("#sheet")).to_be_visible()
+            expect(timer).to_be_hidden()
+        finally:
+            browser.close()

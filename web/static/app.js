@@ -6,7 +6,7 @@
   const RANKS = ["9", "10", "J", "Q", "K", "A"]; // a card die's values 1..6
   // seed003.js (bluff and board) and teach.js (/camera), loaded after this script, read,
   // fill, translate, tell and draw with these: one copy of each for every page
-  window.scorerPage = { el, $, readJson, fill, translate, toast, RANKS };
+  window.scorerPage = { el, $, readJson, fill, translate, toast, showTimer, RANKS };
   const page = document.body.dataset.page;
   // a phone that is not paired watches: no live buttons that fail on tap
   const paired = document.body.dataset.paired !== "false";
@@ -236,14 +236,18 @@
     tickTimer();
   }
 
-  function tickTimer() {
-    const box = $("timer");
+  // a turn timer's box: the time left to ``deadline`` (local ms) as m:ss, hidden without one
+  function showTimer(box, deadline) {
     if (!box) return;
-    if (!deadlineAt || !state || state.finished) { box.hidden = true; return; }
-    const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
+    if (!deadline) { box.hidden = true; return; }
+    const left = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
     box.hidden = false;
     box.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
     box.classList.toggle("low", left <= 10);
+  }
+
+  function tickTimer() {
+    showTimer($("timer"), state && !state.finished ? deadlineAt : null);
   }
   setInterval(tickTimer, 250);
 

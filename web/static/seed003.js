@@ -4,7 +4,7 @@
 
 (function () {
   // app.js's helpers (loaded first): one way to read, fill, translate and draw on every page
-  const { el, $, readJson, fill, translate, RANKS } = window.scorerPage;
+  const { el, $, readJson, fill, translate, showTimer, RANKS } = window.scorerPage;
   const T = readJson("strings") || {};
   const W = T.seed003 || {};
   const view = document.getElementById("s3").dataset.view;
@@ -166,14 +166,7 @@
 
   // the turn timer, when the table set one: the board's timer places a chip on expiry
   let deadlineAt = null;
-  function tickTimer() {
-    const box = $("s3-timer");
-    if (!deadlineAt || state.finished) { box.hidden = true; return; }
-    const left = Math.max(0, Math.ceil((deadlineAt - Date.now()) / 1000));
-    box.hidden = false;
-    box.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
-    box.classList.toggle("low", left <= 10);
-  }
+  function tickTimer() { showTimer($("s3-timer"), state.finished ? null : deadlineAt); }
   setInterval(tickTimer, 250);
 
   // -- bluff -------------------------------------------------------------------------------
