@@ -185,7 +185,7 @@ def _sample(node: ast.AST) -> str | None:
 NOT_FOR_PLAYERS = re.compile(
     r"^(an event is|reading is|a reading|7 is a list|there is no die|"
     r"a die is chosen|the throw number|the store|7 was written|"
-    r"export formats|7 exists already|no combination)"
+    r"export formats|7 exists already|no combination|a die face class)"
 )
 
 

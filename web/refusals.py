@@ -24,6 +24,7 @@ from web.names import OPTION_HELP, cell_name, option_name, ruleset_name
 LINES: tuple[Any, ...] = (
     # dice
     _l("a die shows 1..6 (or 9, 10, J, Q, K, A), not %(value)s"),
+    _l("a die is pips or card with a value 1..6, not %(face)s %(value)s"),
     _l("expected %(count)s dice, got %(got)s"),
     _l("expected %(count)s dice (or the %(free)s thrown), got %(got)s"),
     _l("dice is a list of values 1..6 (or 9, 10, J, Q, K, A)"),
