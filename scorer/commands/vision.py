@@ -84,6 +84,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="teach this share (0..1) of the dice as a wrong face, to measure mistaken taps",
     )
     teach.add_argument("--seed", type=int, default=0, help="seed of --wrong (default 0)")
+    teach.add_argument(
+        "--closer",
+        type=parse_zoom,
+        default=1.0,
+        metavar="ZOOM",
+        help="teach each photo as `scorer eval --closer ZOOM` reads it",
+    )
+    teach.add_argument(
+        "--wider",
+        type=parse_zoom,
+        default=1.0,
+        metavar="ZOOM",
+        help="teach each photo as `scorer eval --wider ZOOM` reads it",
+    )
     teach.add_argument("--models", type=Path, default=None)
     teach.set_defaults(run=run_teach)
 
@@ -244,6 +258,8 @@ def run_teach(args: argparse.Namespace) -> int:
         f"{args.dataset.name}/{args.split}",
         wrong=args.wrong,
         seed=args.seed,
+        zoom=args.closer,
+        widen=args.wider,
     )
     seconds = time.perf_counter() - start
     path = profile.save(args.profile)
@@ -251,8 +267,13 @@ def run_teach(args: argparse.Namespace) -> int:
         f"taught {lesson.dice} dice from {lesson.photos} photos of {args.dataset} ({args.split}) "
         f"in {seconds:.1f} s: {lesson.corrections} corrections"
         + (f", {lesson.refused} photos unreadable" if lesson.refused else "")
+        + (f", {lesson.out_of_view} left out (a die out of view)" if lesson.out_of_view else "")
     )
-    print(f"{path}: {len(profile)} crops, {path.stat().st_size / 1e6:.2f} MB; {seen(profile)}")
+    size = profile.size
+    where = f"; dice {size.side:.1f} px in {size.frame[0]}x{size.frame[1]} frames" if size else ""
+    print(
+        f"{path}: {len(profile)} crops, {path.stat().st_size / 1e6:.2f} MB; {seen(profile)}{where}"
+    )
     return 0
 
 

@@ -7,6 +7,11 @@ them: the network's 128 features before its last layer (``EMBEDDING``) are compa
 the taught crops' features, and where the nearest taught crops are close, their vote
 takes over from the network's. Dice that look like nothing taught read as before.
 
+The table's camera is fixed, so a profile also knows how big its dice look: each taught
+die keeps its side in frame pixels and the frame's size, and ``size`` (the median side
+at the newest frame size) lets the reader look at a photo of that size at the scale its
+dice need instead of guessing it.
+
 A profile is one file (``profile.npz``) in its own folder. It keeps the crops themselves,
 so a new face network re-describes them (``migrate``) rather than throwing them away.
 """
@@ -26,13 +31,14 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.dice import BACKGROUND, FACE_CLASSES, FACES, class_face
+from scorer.dice import BACKGROUND, FACE_CLASSES, FACES, class_face, face_class
 from scorer.errors import ScorerError
 
 log = logging.getLogger(__name__)
 
 #: Version of the file layout; a file of a later version is refused, never guessed at.
-FORMAT = 1
+#: 2: each example keeps its die's side and frame size (format 1 loads without them).
+FORMAT = 2
 FILE_NAME = "profile.npz"
 #: the face network's features: global average pooling, before its one linear layer
 EMBEDDING = "onnx_node!/net/features/features.11/Flatten"
@@ -72,6 +78,14 @@ NEARS = (0.70, 0.74, 0.78, 0.82, 0.86, 0.90, 0.94, 1.01)
 LEAST = 1e-3
 GAIN = 0.02
 
+#: A set's size (``measure``) counts the dice the reader read right on its own, other than
+#: ones (a lone pip, or one pip of a big die, reads as a one at any size; and a die read
+#: wrong or missed may have been looked at at the wrong size), once SIZED_DICE are taught.
+#: Counting every die let a wrong size feed itself: webcam-white seen 3x closer, taught
+#: from its first 5 train photos (8 ones), was read at the size of its pips (7 % per die).
+SIZED_DICE = 3
+ONE = face_class("pips", 1)
+
 #: crops -> (features (n, 128), the network's face probabilities (n, 13))
 Embed = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
 
@@ -84,13 +98,25 @@ class ProfileError(ScorerError):
 @dataclass(frozen=True)
 class Example:
     """One taught die: its upright face crop, the class it is (0-5 pips, 6-11 cards, 12 not
-    a die), where it came from (for undo) and whether a player corrected the reader."""
+    a die), where it came from (for undo), whether a player corrected the reader, and how
+    big it was: its side (frame px, 0 if unknown) in a frame of ``frame`` (width, height)."""
 
     crop: np.ndarray
     label: int
     source: str
     correction: bool = False
     taught: str = field(default_factory=lambda: datetime.now(UTC).isoformat(timespec="seconds"))
+    side: float = 0.0
+    frame: tuple[int, int] | None = None
+
+
+@dataclass(frozen=True)
+class DieSize:
+    """How big a set's dice look to the table's camera: the median ``side`` (frame px) of
+    the taught dice in frames of ``frame`` (width, height)."""
+
+    side: float
+    frame: tuple[int, int]
 
 
 def model_digest(path: Path) -> str:
@@ -119,6 +145,8 @@ class DiceProfile:
         self._labels = np.zeros(0, np.int64)
         self.near = NEARS[-1]
         self._doubted = np.zeros(0, bool)  # per example: set aside as a mistaken tap
+        #: how big the taught dice look (``measure``), None until a die of known size is taught
+        self.size: DieSize | None = None
 
     def __len__(self) -> int:
         return len(self.examples)
@@ -132,11 +160,14 @@ class DiceProfile:
         source: str,
         embed: Embed,
         corrections: Sequence[bool] | None = None,
+        sides: Sequence[float] | None = None,
+        frame: tuple[int, int] | None = None,
     ) -> int:
         """Add taught crops (upright 48x48 BGR) with their classes; returns how many.
 
-        A die of the other kind than the set's is refused (the set's kind is fixed by
-        its first taught die): nothing is added then.
+        ``sides`` (frame px) and ``frame`` (width, height) say how big the dice were in the
+        photo they were cut from (``size``). A die of the other kind than the set's is
+        refused (the set's kind is fixed by its first taught die): nothing is added then.
         """
         if len(crops) != len(labels):
             raise ProfileError("every taught crop needs one label")
@@ -159,16 +190,22 @@ class DiceProfile:
             if not isinstance(crop, np.ndarray) or crop.shape != (CROP, CROP, 3):
                 raise ProfileError(f"a taught crop is a {CROP}x{CROP} colour image")
         fixes = list(corrections) if corrections is not None else [False] * len(crops)
+        measured = [float(v) for v in sides] if sides is not None else [0.0] * len(crops)
+        if len(measured) != len(crops) or any(not v >= 0.0 for v in measured):
+            raise ProfileError("every taught crop needs one side of 0 px or more")
+        where = (int(frame[0]), int(frame[1])) if frame is not None else None
         features, probs = _described(crops, embed)
         if kinds:
             self.kind = next(iter(kinds))
-        for crop, label, fix in zip(crops, labels, fixes, strict=True):
-            self.examples.append(Example(np.ascontiguousarray(crop, np.uint8), label, source, fix))
+        for crop, label, fix, side in zip(crops, labels, fixes, measured, strict=True):
+            crop = np.ascontiguousarray(crop, np.uint8)
+            self.examples.append(Example(crop, label, source, fix, side=side, frame=where))
         self._features = np.concatenate([self._features, features])
         self._probs = np.concatenate([self._probs, probs])
         self._labels = np.concatenate([self._labels, np.repeat(labels, TURNS)])
         self._keep_within_limits()
         self.calibrate()
+        self.measure()
         return len(crops)
 
     def forget(self, source: str | None = None) -> int:
@@ -179,6 +216,7 @@ class DiceProfile:
         if not self.examples:
             self.kind = None
         self.calibrate()
+        self.measure()
         return removed
 
     def counts(self) -> dict[int, int]:
@@ -209,6 +247,24 @@ class DiceProfile:
         self._features = self._features[rows] if len(rows) else self._features[:0]
         self._probs = self._probs[rows] if len(rows) else self._probs[:0]
         self._labels = self._labels[rows] if len(rows) else self._labels[:0]
+
+    def measure(self) -> DieSize | None:
+        """Set ``size`` from the taught dice of known size that the reader read right, other
+        than ones (``SIZED_DICE``): the median side of those taught in frames of the newest
+        one's frame size, so a camera changed or moved since counts only once it has been
+        taught at; None under SIZED_DICE of them."""
+        sized = [
+            e
+            for e in self.examples
+            if e.label not in (BACKGROUND, ONE) and not e.correction and e.side > 0 and e.frame
+        ]
+        self.size = None
+        if sized:
+            frame = sized[-1].frame
+            sides = [e.side for e in sized if e.frame == frame]
+            if frame is not None and len(sides) >= SIZED_DICE:
+                self.size = DieSize(float(np.median(sides)), frame)
+        return self.size
 
     # ------------------------------------------------------------------ reading
 
@@ -268,6 +324,8 @@ class DiceProfile:
                     "source": e.source,
                     "correction": e.correction,
                     "taught": e.taught,
+                    "side": e.side,
+                    "frame": list(e.frame) if e.frame is not None else None,
                 }
                 for e in self.examples
             ],
@@ -340,6 +398,7 @@ class DiceProfile:
                     str(row["source"]),
                     bool(row.get("correction")),
                     str(row.get("taught", "")),
+                    *_size_of(row),
                 )
                 for crop, row in zip(crops, rows, strict=True)
             ]
@@ -347,6 +406,8 @@ class DiceProfile:
             raise ProfileError(f"{path} is damaged: {err}") from err
         if any(not 0 <= e.label < FACE_CLASSES for e in profile.examples):
             raise ProfileError(f"{path} is damaged: a label is not a face")
+        if any(not e.side >= 0.0 for e in profile.examples):
+            raise ProfileError(f"{path} is damaged: a die's side is not a size")
         profile._labels = np.repeat([e.label for e in profile.examples], TURNS).astype(np.int64)
         stale = model and profile.model != model
         if stale or len(features) != len(rows) * TURNS or len(probs) != len(features):
@@ -358,7 +419,19 @@ class DiceProfile:
         profile._features = _unit(features.astype(np.float32))
         profile._probs = probs.astype(np.float32)
         profile.calibrate()
+        profile.measure()
         return profile
+
+
+def _size_of(row: dict) -> tuple[float, tuple[int, int] | None]:
+    """A stored example's side and frame size; a format-1 example has neither (0, None)."""
+    frame = row.get("frame")
+    if frame is None:
+        return float(row.get("side") or 0.0), None
+    width, height = (int(v) for v in frame)
+    if width < 1 or height < 1:
+        raise ValueError(f"a frame of {width}x{height} px")
+    return float(row.get("side") or 0.0), (width, height)
 
 
 def _described(crops: Sequence[np.ndarray], embed: Embed) -> tuple[np.ndarray, np.ndarray]:

@@ -86,6 +86,11 @@ SURVEY_SURE = 0.8
 #: a huddle's dice: this share of the survey's spot's side, covering this much of it
 HUDDLE = (0.3, 0.65)
 HUDDLE_COVER = 0.4
+#: a taught set's dice (``DiceProfile.size``) may look this many times bigger in a photo
+#: than taught (a camera nearer in some photos: webcam-white's survey finds dice 1.6-2.0x
+#: its taught size on 9 test photos, and is right); a survey's bigger guess is a tray or a
+#: felt taken for one die (8-19x on 19 tray-multicolor test photos at 3x wider)
+TAUGHT_SPREAD = 3.0
 
 #: what runs the networks: OpenCV's dnn module (always there) or onnxruntime (optional;
 #: same outputs to 1e-5, about twice as fast a crop and six times a finder pass)
@@ -221,13 +226,28 @@ class Reader:
             area = (max(0, x), max(0, y), min(W, x + w), min(H, y + h))
             if area[2] - area[0] < 8 or area[3] - area[1] < 8:
                 raise ScorerError(f"tray {self.tray} lies outside the {W}x{H} frame")
-        spots, scale = self._look(image, area, MAX_ZOOM * FINDER_INPUT / max(H, W), allowed)
-        closer = closer_look(spots, scale, area)
+        max_scale = MAX_ZOOM * FINDER_INPUT / max(H, W)
+        side = self._taught_side(W, H)
+        spots: list[_Spot] = []
+        if side:
+            spots, scale, side = self._look(image, area, max_scale, allowed, side)
+        if not spots:
+            spots, scale, side = self._look(image, area, max_scale, allowed)
+        closer = closer_look(spots, scale, area, side)
         if closer is not None:
-            nearer, _ = self._look(image, *closer, allowed)
+            nearer, _, _ = self._look(image, *closer, allowed, side)
             if nearer:
                 spots = nearer
         return spots
+
+    def _taught_side(self, width: int, height: int) -> float:
+        """The side (frame px) of the taught set's dice in a frame this size, or 0 where
+        the profile does not know it (untaught, taught before sizes were kept, or taught
+        in frames of another size: the camera changed)."""
+        size = getattr(self.profile, "size", None)
+        if size is None or size.frame != (width, height):
+            return 0.0
+        return float(size.side)
 
     def _look(
         self,
@@ -235,9 +255,14 @@ class Reader:
         area: tuple[int, int, int, int],
         max_scale: float,
         allowed: np.ndarray,
-    ) -> tuple[list[_Spot], float]:
+        side: float = 0.0,
+    ) -> tuple[list[_Spot], float, float]:
         """Dice in ``area`` (x0, y0, x1, y1) of the frame, at the scale that fills the
         finder's board (at most ``max_scale``) or less where a survey finds big dice.
+        Given the dice's ``side`` (a taught set's), the survey is believed only within
+        TAUGHT_SPREAD of it; else the dice are looked at at the scale that makes them
+        TARGET_DIE px (within the same bounds). Returns the spots, the scale and the
+        side looked for (0 where the survey or the board set the scale).
 
         The survey judges sizes with the face network's plain outputs; the faces named
         (and "not a die") are those ``allowed`` leaves (``face_mask``)."""
@@ -246,12 +271,17 @@ class Reader:
         scale = min(FINDER_INPUT / max(part.shape[:2]), max_scale)
         small = shrink(part, scale)
         big = self._big_dice(part, small, scale)
-        if big:
-            scale = TARGET_DIE / big
+        if side and not (big and big <= TAUGHT_SPREAD * side):
+            scale = min(scale, TARGET_DIE / side)
             small = shrink(part, scale)
+        else:
+            side = 0.0
+            if big:
+                scale = TARGET_DIE / big
+                small = shrink(part, scale)
         centres, sides, heats = find_on_board(self._finder, small, scale, FINDER_INPUT)
         if not len(centres):
-            return [], scale
+            return [], scale, side
         centres = centres + np.array([x0, y0], np.float32)
         probs = self._name_faces(image, centres, sides, heats, allowed)
         spots = []
@@ -259,7 +289,7 @@ class Reader:
             if p[BACKGROUND] >= NOT_A_DIE or (h < SURE_DIE and p[BACKGROUND] >= 0.5):
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
-        return self._one_per_die(image, spots, allowed), scale
+        return self._one_per_die(image, spots, allowed), scale, side
 
     def _one_per_die(
         self, image: np.ndarray, spots: list[_Spot], allowed: np.ndarray
@@ -596,7 +626,7 @@ def find_on_board(
 
 
 def closer_look(
-    spots: Sequence[_Spot], scale: float, area: tuple[int, int, int, int]
+    spots: Sequence[_Spot], scale: float, area: tuple[int, int, int, int], taught: float = 0.0
 ) -> tuple[tuple[int, int, int, int], float] | None:
     """Where and at what scale to look again at dice too small on the finder's board.
 
@@ -604,18 +634,30 @@ def closer_look(
     pixels, which the finder half misses. The dice it did find say where the others
     are: the box around them, ``SMALL_MARGIN`` dice wide on every side, is looked at
     again at the scale that makes them TARGET_DIE wide (or fills the board with it).
+
+    A taught set's dice are ``taught`` px (``DiceProfile.size``), whatever the finder
+    made of them at a few board px: that side sets the margin and the scale, and a spot
+    bigger than it (a tray's huddle of dice seen as one) is looked at whole.
     """
     dice = [s for s in spots if s.probs[BACKGROUND] < 0.5]
     if not dice:
         return None
-    side = float(np.median([s.side for s in dice]))
+    side = taught or float(np.median([s.side for s in dice]))
     if side * scale >= SMALL_DIE:
         return None
     xs = [s.centre[0] for s in dice]
     ys = [s.centre[1] for s in dice]
     margin = SMALL_MARGIN * side
-    x0, y0 = max(area[0], int(min(xs) - margin)), max(area[1], int(min(ys) - margin))
-    x1, y1 = min(area[2], int(max(xs) + margin) + 1), min(area[3], int(max(ys) + margin) + 1)
+    if taught:
+        reach = [max(margin, s.side / 2) for s in dice]
+        x0 = max(area[0], int(min(x - r for x, r in zip(xs, reach, strict=True))))
+        y0 = max(area[1], int(min(y - r for y, r in zip(ys, reach, strict=True))))
+        x1 = min(area[2], int(max(x + r for x, r in zip(xs, reach, strict=True))) + 1)
+        y1 = min(area[3], int(max(y + r for y, r in zip(ys, reach, strict=True))) + 1)
+    else:
+        x0, y0 = max(area[0], int(min(xs) - margin)), max(area[1], int(min(ys) - margin))
+        x1 = min(area[2], int(max(xs) + margin) + 1)
+        y1 = min(area[3], int(max(ys) + margin) + 1)
     nearer = min(TARGET_DIE / side, FINDER_INPUT / max(x1 - x0, y1 - y0))
     if nearer < CLOSER * scale:
         return None

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from scorer.dice import BACKGROUND, face_class
-from scorer.vision.evaluation import match
+from scorer.vision.evaluation import closer, match, wider
 from scorer.vision.labelled import LabelledPhoto
 from scorer.vision.profile import FILE_NAME, DiceProfile, ProfileError, model_digest
 from scorer.vision.reader import Reader, face_crop
@@ -50,10 +50,18 @@ def open_profile(folder: str | Path, reader: Reader, *, create: bool = False) ->
 def teach_dice(
     reader: Reader, profile: DiceProfile, image: np.ndarray, dice: Sequence[TaughtDie], source: str
 ) -> int:
-    """Cut each named die's face crop as the reader cuts it and teach the profile."""
+    """Cut each named die's face crop as the reader cuts it and teach the profile, with
+    each die's side in this frame (the set's ``size``)."""
     crops = [face_crop(image, d.centre, d.side) for d in dice]
+    height, width = image.shape[:2]
     return profile.teach(
-        crops, [d.label for d in dice], source, reader.embed, [d.correction for d in dice]
+        crops,
+        [d.label for d in dice],
+        source,
+        reader.embed,
+        [d.correction for d in dice],
+        sides=[d.side for d in dice],
+        frame=(width, height),
     )
 
 
@@ -93,6 +101,8 @@ class Lesson:
     dice: int = 0
     corrections: int = 0
     refused: int = 0
+    #: photos left out because seen ``zoom`` x closer a die would leave the picture
+    out_of_view: int = 0
 
 
 def teach_photos(
@@ -103,12 +113,16 @@ def teach_photos(
     *,
     wrong: float = 0.0,
     seed: int = 0,
+    zoom: float = 1.0,
+    widen: float = 1.0,
 ) -> Lesson:
     """Teach the profile from labelled photos, one after another, as a table would learn
     them throw by throw (each photo read with what the photos before it taught).
 
     ``wrong`` > 0 measures mistaken taps: that share of the labelled dice (rounded, at
     least one) is taught as another face of its kind, the dice drawn at random (``seed``).
+    ``zoom`` and ``widen`` teach each photo as ``scorer eval --closer`` and ``--wider`` read
+    it (``evaluation.closer``, ``evaluation.wider``): a set taught at the table's view.
     """
     import cv2
 
@@ -133,6 +147,15 @@ def teach_photos(
             lesson.refused += 1
             log.warning("cannot read %s: not taught", photo.path)
             continue
+        if zoom != 1.0:
+            view = closer(image, photo, zoom)
+            if view is None:
+                lesson.out_of_view += 1
+                seen += len(photo.dice)
+                continue
+            image, photo = view
+        if widen != 1.0:
+            image, photo = wider(image, photo, widen)
         dice = named_dice(reader, image, photo)
         # named_dice gives one taught die per label: the drawn ones are taught wrong
         dice = [
