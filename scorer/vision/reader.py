@@ -338,8 +338,7 @@ class Reader:
         )
         if not len(sides) or np.median(sides) * scale <= BIG_DIE:
             return 0.0
-        crops = [face_crop(image, c, s) for c, s in zip(centres, sides, strict=True)]
-        probs = self._run_faces(crops)
+        probs = self._run_faces(upright_looks(image, centres, sides)[0])
         read = (probs[:, :BACKGROUND].max(1) >= SURVEY_SURE) & (probs[:, BACKGROUND] < 0.5)
         if not read.any():
             return 0.0
@@ -373,10 +372,7 @@ class Reader:
             if huddled(found_sides[inside] / side):
                 huddles += 1
             elif inside.sum() >= 2:
-                crops = [
-                    face_crop(image, c, s)
-                    for c, s in zip(found[inside], found_sides[inside], strict=True)
-                ]
+                crops, _ = upright_looks(image, found[inside], found_sides[inside])
                 probs = self._run_faces(crops)[:, :BACKGROUND]
                 dice = (probs.max(1) >= SURVEY_SURE) & (probs.argmax(1) != 0)
                 huddles += int(dice.sum()) >= 2
@@ -392,8 +388,7 @@ class Reader:
     ) -> np.ndarray:
         """Face probabilities (n, 13), averaged with a turned and a wider crop where one
         look is unsure (but not for faint spots already judged not to be dice)."""
-        views = [upright_look(image, c, s) for c, s in zip(centres, sides, strict=True)]
-        crops = [crop for crop, _ in views]
+        crops, turns = upright_looks(image, centres, sides)
         probs = restricted(self._run_faces(crops), allowed)
         unsure = [
             i
@@ -401,15 +396,19 @@ class Reader:
             if p.max() < DECISIVE and (heats[i] >= SURE_DIE or p[BACKGROUND] < 0.5)
         ]
         if unsure:
+            # each side scaled as a scalar, as before: numpy 1 (the Pi's) widens a float32
+            # scalar times a Python float to float64, but not a float32 array
+            zoomed = np.array([ZOOM_OUT * sides[i] for i in unsure])
+            wider, _ = upright_looks(image, centres[unsure], zoomed)
             looks = []
-            for i in unsure:
+            for i, wide in zip(unsure, wider, strict=True):
                 looks += [np.ascontiguousarray(np.rot90(crops[i], r)) for r in TURNS]
-                looks.append(face_crop(image, centres[i], ZOOM_OUT * sides[i]))
+                looks.append(wide)
             more = restricted(self._run_faces(looks), allowed)
             more = more.reshape(len(unsure), len(TURNS) + 1, -1)
             for j, i in enumerate(unsure):
                 probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
-        return self._name_courts(image, centres, sides, probs, [turn for _, turn in views])
+        return self._name_courts(image, centres, sides, probs, turns)
 
     def _name_courts(
         self,
@@ -584,6 +583,13 @@ def find_dice(
     return find_on_board(finder, shrink(image, scale), scale, FINDER_INPUT)
 
 
+#: heatmap row and column indices (int64, as np.mgrid's), and the log-side clamp in
+#: the finder's own float32
+ROWS = np.arange(FINDER_INPUT)[:, None]
+COLUMNS = np.arange(FINDER_INPUT)[None, :]
+LOG_SIDE = (np.float32(-3.0), np.float32(3.0))
+
+
 def find_on_board(
     finder: cv2.dnn.Net,
     small: np.ndarray,
@@ -606,10 +612,12 @@ def find_on_board(
         y, x = int(ys[i]), int(xs[i])
         y0, y1, x0, x1 = max(0, y - 1), min(g, y + 2), max(0, x - 1), min(g, x + 2)
         patch = heat[y0:y1, x0:x1]
-        wy, wx = np.mgrid[y0:y1, x0:x1]
+        # index columns broadcast as np.mgrid's grids would, at a fraction of the cost
+        wy, wx = ROWS[y0:y1], COLUMNS[:, x0:x1]
         cy = float((patch * wy).sum() / patch.sum())
         cx = float((patch * wx).sum() / patch.sum())
-        side = float(np.exp(np.clip(log_side[y, x], -3, 3))) * SIZE_UNIT / scale
+        side = float(np.exp(min(max(log_side[y, x], LOG_SIDE[0]), LOG_SIDE[1])))
+        side = side * SIZE_UNIT / scale
         centre = (
             (cx + PEAK_SHIFT) * FINDER_STRIDE / scale,
             (cy + PEAK_SHIFT) * FINDER_STRIDE / scale,
@@ -686,11 +694,25 @@ def upright_look(
     image: np.ndarray, centre: Iterable[float], side: float
 ) -> tuple[np.ndarray, float]:
     """The face crop and the turn (degrees) that made it upright."""
-    square = _square(image, centre, CROP_SPAN * side, FACE_INPUT)
-    turn = tilt(square)
-    if abs(turn) < 1.0:
-        return square, turn
-    return _turned(image, centre, CROP_SPAN * side, FACE_INPUT, turn), turn
+    crops, turns = upright_looks(image, np.array([list(centre)], np.float64), np.array([side]))
+    return crops[0], turns[0]
+
+
+def upright_looks(
+    image: np.ndarray, centres: np.ndarray, sides: np.ndarray
+) -> tuple[list[np.ndarray], list[float]]:
+    """``upright_look`` of many dice at once: the same crops and turns, with the turns
+    measured over the stack of crops in one go (``tilts``), which an extra die's cost
+    is mostly made of besides the face network (issue 23)."""
+    squares = [
+        _square(image, c, CROP_SPAN * s, FACE_INPUT) for c, s in zip(centres, sides, strict=True)
+    ]
+    turns = tilts(squares)
+    crops = [
+        square if abs(turn) < 1.0 else _turned(image, c, CROP_SPAN * s, FACE_INPUT, turn)
+        for square, turn, c, s in zip(squares, turns, centres, sides, strict=True)
+    ]
+    return crops, turns
 
 
 def court_crop(
@@ -723,14 +745,32 @@ def tilt(crop: np.ndarray) -> float:
     ways, so the fourth power of the gradient, weighted towards the crop's middle, sums to
     the turn. Round pips add nothing to it, so a pip die is turned by its outline.
     """
-    grey = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
+    return tilts([crop])[0]
+
+
+def tilts(crops: Sequence[np.ndarray]) -> list[float]:
+    """``tilt`` of each of same-sized square crops, computed over their stack at once.
+
+    The 3x3 Sobel gradients (borders reflected as OpenCV reflects them) are sums of
+    whole grey levels, exact in float32, and each crop's sums run in the order a single
+    crop's do, so every turn is ``tilt``'s to the last bit (tests/test_vision_reader.py).
+    """
+    if not len(crops):
+        return []
+    stack = np.stack(crops)
+    n, h, w = stack.shape[:3]
+    grey = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY)
+    board = np.pad(grey.reshape(n, h, w).astype(np.float32), ((0, 0), (1, 1), (1, 1)), "reflect")
+    across = board[:, :, 2:] - board[:, :, :-2]
+    down = board[:, 2:] - board[:, :-2]
+    gx = across[:, :-2] + 2 * across[:, 1:-1] + across[:, 2:]
+    gy = down[:, :, :-2] + 2 * down[:, :, 1:-1] + down[:, :, 2:]
     # (gx + i gy)^4 / |g|^2, in reals: a + ib is the gradient squared
     a, b = gx * gx - gy * gy, 2 * gx * gy
-    weight = _middle(grey.shape[0]) / (gx * gx + gy * gy + 1e-6)
-    re, im = float(((a * a - b * b) * weight).sum()), float((2 * a * b * weight).sum())
-    return math.degrees(math.atan2(im, re) / 4)
+    weight = _middle(h) / (gx * gx + gy * gy + 1e-6)
+    re = ((a * a - b * b) * weight).reshape(n, -1).sum(1)
+    im = (2 * a * b * weight).reshape(n, -1).sum(1)
+    return [math.degrees(math.atan2(float(i), float(r)) / 4) for i, r in zip(im, re, strict=True)]
 
 
 @functools.cache
