@@ -317,3 +317,29 @@ def test_an_emblem_takes_the_place_of_its_face_only() -> None:
         a = faces.pip_face(plain, value, np.random.default_rng(value))[1]
         b = faces.pip_face(marked, value, np.random.default_rng(value))[1]
         assert np.array_equal(a, b) == (value != 6)
+
+
+def test_training_reads_the_cache_in_index_order_up_to_the_count_asked(tmp_path: Path) -> None:
+    from vision_models.train import data
+
+    # given three rendered photos in the cache (written out of order), one with no dice
+    dataset.write_data_yaml(tmp_path)
+    image = np.full((480, 640, 3), 90, np.uint8)
+    for index, dice in (
+        (2, [dataset.LabelledDie("card", 5, (300.0, 200.0, 60.0, 58.0))]),
+        (0, [dataset.LabelledDie("pips", 5, (100.0, 50.0, 40.0, 42.0))]),
+        (1, []),
+    ):
+        dataset.write_photo(tmp_path, "train", index, image, dice, {"seed": index})
+    # when the trainer takes the first two, and then all of them
+    two = data.load_render3d(2, tmp_path)
+    every = data.load_render3d(None, tmp_path)
+    # then photo 0 comes first, the empty photo is skipped, and centres, sides and the
+    # networks' classes come from the boxes (a card's K is class 6 + 4)
+    assert [p.classes.tolist() for p in two] == [[4]]
+    assert [p.classes.tolist() for p in every] == [[4], [10]]
+    assert every[1].centres.tolist() == [pytest.approx([330.0, 229.0], abs=0.01)]
+    assert every[1].sides.tolist() == pytest.approx([60.0], abs=0.01)
+    assert {p.source for p in every} == {"render3d"}
+    # and an empty or missing cache gives nothing rather than failing
+    assert data.load_render3d(None, tmp_path / "none") == []

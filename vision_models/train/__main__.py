@@ -32,6 +32,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--finder-steps", type=int, default=3000)
     parser.add_argument("--faces-steps", type=int, default=15000)
     parser.add_argument("--rendered", type=int, default=2000, help="rendered throws to use")
+    parser.add_argument(
+        "--render3d",
+        type=int,
+        default=None,
+        help="the first N photos of the physically based render cache (`make renders`; "
+        "default: all cached, 0: none)",
+    )
     parser.add_argument("--out", type=Path, default=OUT)
     parser.add_argument("--courts-steps", type=int, default=4000)
     parser.add_argument(
@@ -66,7 +73,11 @@ def main(argv: list[str] | None = None) -> int:
     real = data.load_real("train")
     crops = data.load_crops()
     rendered = data.load_rendered(args.rendered, SEED + 1)
-    log(f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered")
+    physical = data.load_render3d(args.render3d) if args.render3d != 0 else []
+    log(
+        f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered, "
+        f"{len(physical)} rendered in 3D"
+    )
 
     # A held-out eighth of the train photos (never the test splits) to calibrate and check.
     def split(photos: list[data.Photo]) -> tuple[list[data.Photo], list[data.Photo]]:
@@ -77,6 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     tray_fit, tray_hold = split([p for p in real if p.source == "tray-multicolor"])
     cam_fit, cam_hold = split([p for p in real if p.source == "webcam-white"])
     ren_fit, ren_hold = split(rendered)
+    r3d_fit, r3d_hold = split(physical)
     report: dict[str, object] = {
         "seed": SEED,
         "photos": {
@@ -84,7 +96,11 @@ def main(argv: list[str] | None = None) -> int:
             "webcam-white train": len(cam_fit) + len(cam_hold),
             "single-die-crops": len(crops),
             "rendered": len(rendered),
-            "held out for calibration": len(tray_hold) + len(cam_hold) + len(ren_hold),
+            "rendered in 3D": len(physical),
+            "held out for calibration": len(tray_hold)
+            + len(cam_hold)
+            + len(ren_hold)
+            + len(r3d_hold),
         },
     }
 
@@ -93,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
         groups = [(tray_fit, 0.4), (cam_fit, 0.3)]
         if ren_fit:
             groups.append((ren_fit, 0.35))
+        if r3d_fit:
+            # translucent, marbled, dark and oblique dice: where the finder missed most
+            groups.append((r3d_fit, 0.35))
         finder = fit.train_finder(groups, args.finder_steps, rng, log)
         finder.export_mode = True
         diff = fit.export(
@@ -107,12 +126,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no {finder_path}: train the finder first (leave out --only)")
         # The face stage draws from its own generator: `--only faces` repeats it exactly.
         rng = np.random.default_rng(SEED + args.faces_seed)
-        fit_photos = tray_fit + cam_fit + ren_fit
+        fit_photos = tray_fit + cam_fit + ren_fit + r3d_fit
         # Face crops are trained where the reader's finder puts them, and the spots it
         # takes for dice that are none become "not a die" samples.
         views, hard = fit.reader_view(finder_path, fit_photos)
         seen = dict(zip(map(id, fit_photos), views, strict=True))
-        hold_photos = tray_hold + cam_hold + ren_hold
+        hold_photos = tray_hold + cam_hold + ren_hold + r3d_hold
         hold_views, _ = fit.reader_view(finder_path, hold_photos)
         seen.update(zip(map(id, hold_photos), hold_views, strict=True))
         found = np.concatenate(views)

@@ -124,6 +124,34 @@ def load_rendered(
     return photos
 
 
+def load_render3d(count: int | None = None, root: Path | None = None) -> list[Photo]:
+    """The physically based renders (``vision_models/render3d``) cached so far, train split.
+
+    The first ``count`` photos by index (all when None): photo *i* is always the same
+    photo, so a run that names its count is repeatable on any machine that rendered that
+    far (``make renders``). Photos are up to 1024 px on the long side; the finder's and the
+    face stage's samplers scale them as they do the real sets.
+    """
+    from vision_models.render3d.dataset import default_root
+
+    root = root if root is not None else default_root()
+    if not (root / "data.yaml").is_file() or not (root / "images" / "train").is_dir():
+        return []
+    labelled = load_split(root, "train")
+    if count is not None:
+        labelled = labelled[:count]
+    photos = []
+    for lp in labelled:
+        image = cv2.imread(str(lp.path), cv2.IMREAD_COLOR)
+        if image is None or not lp.dice:
+            continue
+        centres = np.array([d.centre for d in lp.dice], np.float32)
+        sides = np.array([max(d.box[2:]) for d in lp.dice], np.float32)
+        classes = np.array([class_of(d.face, d.value) for d in lp.dice], np.int64)
+        photos.append(Photo(image, centres, sides, classes, "render3d"))
+    return photos
+
+
 # ---------------------------------------------------------------- augmentation
 
 
@@ -241,9 +269,10 @@ def finder_sample(
 READER_VIEW_SHARE = 0.6
 
 
-#: crops from real photos get their colour and camera jitter at this strength, renders at 1
+#: crops from photos taken through a lens (real ones, and Cycles' renders with their noise,
+#: blur and JPEG) get their colour and camera jitter at this strength, 2D renders at 1
 REAL_JITTER = 0.5
-REAL_SOURCES = ("tray-multicolor", "webcam-white", "single-die-crops")
+REAL_SOURCES = ("tray-multicolor", "webcam-white", "single-die-crops", "render3d")
 
 
 @dataclass
