@@ -79,7 +79,8 @@ renders: $(RENDER_VENV)/.installed
 
 # The renderer's tests with real Blender renders (skipped in the main venv, which has no bpy).
 test-render3d: $(RENDER_VENV)/.installed
-	$(RENDER_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_render3d_blender.py tests/test_render3d_labels.py
+	$(RENDER_VENV)/bin/python -m pytest -q -p no:cacheprovider tests/test_render3d_blender.py tests/test_render3d_labels.py \
+	  tests/test_render3d_reader.py
 
 clean:
 	rm -rf $(VENV) $(PI_VENV) $(RENDER_VENV) .pytest_cache .ruff_cache

@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.only in (None, "courts"):
         if not finder_path.is_file():
             parser.error(f"no {finder_path}: train the finder first (leave out --only)")
-        report["courts"] = train_courts(args, ren_fit, ren_hold, log)
+        report["courts"] = train_courts(args, ren_fit + r3d_fit, ren_hold + r3d_hold, log)
     report["minutes"] = round((time.time() - t_start) / 60, 1)
     path = args.out / "train_report.json"
     if args.only and path.is_file():

@@ -1,0 +1,64 @@
+"""The committed reader on a fixed set of physically based renders of held-out families.
+
+The first ``PHOTOS`` test photos of the render cache's plans (base seed 0), rendered as
+``make renders`` renders them (640 px, 8 denoised samples): every one shows at least one
+family the networks never trained on. The floors are the committed models' figures on
+these photos less a margin for Cycles' last-bit differences between machines
+(``vision_models/render3d.md``, "CI floor"). Needs bpy: ``make test-render3d``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("bpy")
+
+from scorer.vision.evaluation import Report, evaluate
+from scorer.vision.labelled import load_split
+from scorer.vision.reader import Reader
+from vision_models.render3d.__main__ import main as render
+
+PHOTOS = 8
+FACES = {"pips": "pips", "cards": "cards", "mixed": "any"}
+#: the per-die floor and the most confident errors allowed (measured: see module doc)
+PER_DIE = 0.85
+CONFIDENT_WRONG = 2
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
+    root = tmp_path_factory.mktemp("render3d")
+    args = ["--root", str(root), "--train", "0", "--test", str(PHOTOS)]
+    assert render([*args, "--max-side", "640", "--samples", "8", "--threads", "2"]) == 0
+    reader = Reader()
+    whole = Report(reader.threshold)
+    for photo in load_split(root, "test"):
+        kind = _kind(root, photo.path)
+        result = evaluate(lambda image, f=FACES[kind]: reader.read(image, faces=f), [photo])
+        whole.add(result.results[0])
+    return whole
+
+
+def _kind(root: Path, image: Path) -> str:
+    return json.loads((root / "notes" / "test" / f"{image.stem}.json").read_text())["kind"]
+
+
+@pytest.mark.slow
+def test_the_reader_reads_held_out_rendered_dice_above_its_floor(report: Report) -> None:
+    # given the fixed held-out renders, read as a table reads them (told the kind of dice)
+    # then the reader keeps its measured floor
+    assert len(report.results) == PHOTOS
+    assert report.per_die >= PER_DIE, "\n".join(report.lines())
+    _, wrong, _, _ = report.confident()
+    assert wrong <= CONFIDENT_WRONG, "\n".join(report.lines())
+
+
+@pytest.mark.slow
+def test_no_card_die_is_read_as_pips_nor_pips_as_a_card(report: Report) -> None:
+    # given the same renders; when a pip die and a card die are compared
+    confusion = report.confusion()
+    # then no die of one kind was read as a face of the other
+    assert confusion[:6, 6:12].sum() == 0 and confusion[6:12, :6].sum() == 0
