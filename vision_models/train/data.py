@@ -147,7 +147,7 @@ def load_render3d(count: int | None = None, root: Path | None = None) -> list[Ph
             continue
         centres = np.array([d.centre for d in lp.dice], np.float32)
         sides = np.array([max(d.box[2:]) for d in lp.dice], np.float32)
-        classes = np.array([class_of(d.face, d.value) for d in lp.dice], np.int64)
+        classes = np.array([face_class(d.face, d.value) for d in lp.dice], np.int64)
         photos.append(Photo(image, centres, sides, classes, "render3d"))
     return photos
 
