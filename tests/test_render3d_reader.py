@@ -4,7 +4,7 @@ The first ``PHOTOS`` test photos of the render cache's plans (base seed 0), rend
 ``make renders`` renders them (640 px, 8 denoised samples): every one shows at least one
 family the networks never trained on. The floors are the committed models' figures on
 these photos less a margin for Cycles' last-bit differences between machines
-(``vision_models/render3d.md``, "CI floor"). Needs bpy: ``make test-render3d``.
+(measured with ``benchmarks/render3d_reader.py --count 8``). Needs bpy: ``make test-render3d``.
 """
 
 from __future__ import annotations
