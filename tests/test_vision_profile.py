@@ -273,3 +273,27 @@ def test_given_a_labelled_set_when_taught_and_evaluated_from_the_command_line_th
     assert "holds pips dice" in capsys.readouterr().err
     assert (profile / FILE_NAME).read_bytes() == before
     assert zipfile.is_zipfile(profile / FILE_NAME)
+
+
+def test_given_a_face_network_exported_under_other_names_when_taught_then_the_same_features(
+    reader, tmp_path
+):
+    # given the committed networks, the face network's layers renamed as a retrained one
+    # may name them ("features" -> "layers_x": same length, so the file stays valid)
+    for name in ("finder.onnx", "courts.onnx"):
+        (tmp_path / name).write_bytes((default_model_dir() / name).read_bytes())
+    faces = (default_model_dir() / "faces.onnx").read_bytes()
+    assert b"/net/features/features.11/Flatten" in faces
+    (tmp_path / "faces.onnx").write_bytes(faces.replace(b"features", b"layers_x"))
+    renamed = Reader(tmp_path)
+    image, dice = logo_throw([6, 1, 6, 3, 5, 2], 10)
+    crops = [cv2.resize(image[:48, :48], (48, 48)), cv2.resize(image[100:160, 100:160], (48, 48))]
+    # when crops are described for a profile, and a throw is taught
+    features, probs = renamed.embed(crops)
+    profile = DiceProfile("renamed")
+    teach_dice(renamed, profile, image, dice, "throw 10")
+    # then the features are the committed network's, and the profile holds the throw
+    want_features, want_probs = reader.embed(crops)
+    np.testing.assert_allclose(features, want_features, atol=1e-5)
+    np.testing.assert_allclose(probs, want_probs, atol=1e-6)
+    assert len(profile) == len(dice)

@@ -453,7 +453,7 @@ class Reader:
         returns an inner layer's output by name."""
         net = self._faces if self.backend == "cv2" else self._embedder()
         net.setInput(cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0))
-        probs, features = net.forward([OUTPUT, EMBEDDING])
+        probs, features = net.forward([OUTPUT, feature_layer(net)])
         n = len(crops)
         return np.array(features, np.float32).reshape(n, -1), np.array(probs).reshape(n, -1)
 
@@ -463,6 +463,19 @@ class Reader:
 
 
 # ---------------------------------------------------------------------- pieces
+
+
+def feature_layer(net: cv2.dnn.Net) -> str:
+    """The face network's layer of features before its last one (``EMBEDDING``), or the
+    last Flatten of a network exported under other names, so that profiles keep working
+    with a retrained face network."""
+    names = list(net.getLayerNames())
+    if EMBEDDING in names:
+        return EMBEDDING
+    flattens = [n for n in names if n.endswith("/Flatten")]
+    if not flattens:
+        raise ScorerError("faces.onnx has no Flatten layer of features: cannot teach with it")
+    return flattens[-1]
 
 
 def load_net(path: Path, backend: str = "cv2") -> cv2.dnn.Net | OnnxRuntimeNet:

@@ -122,7 +122,10 @@ class FaceNet(nn.Module):
 
     def __init__(self) -> None:
         super().__init__()
-        self.layers = classifier((16, 32, 64, 128), FACE_CLASSES)
+        layers = classifier((16, 32, 64, 128), FACE_CLASSES)
+        # Named apart so that the export's feature layer is "/net/features/features.11/
+        # Flatten", the name dice profiles read (``scorer.vision.profile.EMBEDDING``).
+        self.features, self.drop, self.fc = layers[:12], layers[12], layers[13]
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        return self.layers(x)
+        return self.fc(self.drop(self.features(x)))
