@@ -4,8 +4,8 @@ Reads the render cache's ``test`` split (``make renders``; every test photo show
 least one held-out family: pearl and wood bodies, square pips, the sun emblem, mono and
 script fonts, emoji courts, leather and printed-cloth trays), telling the reader the
 photo's kind of dice as a table would (pips, cards; a mixed tray ``any``). Prints the
-whole split's figures as ``scorer eval`` does, then one line per held-out family over
-the photos that show it:
+whole split's figures as ``scorer eval`` does, then one line per kind of tray (pips,
+cards, mixed) and one per held-out family over the photos that show it:
 
     .venv/bin/python benchmarks/render3d_reader.py [--count N] [--models DIR] [--root DIR]
 """
@@ -43,19 +43,22 @@ def main(argv: list[str] | None = None) -> int:
     reader = Reader(args.models)
     whole = Report(reader.threshold)
     families: dict[str, Report] = defaultdict(lambda: Report(reader.threshold))
+    kinds: dict[str, Report] = defaultdict(lambda: Report(reader.threshold))
     for photo in photos:
         notes = json.loads((root / "notes" / "test" / f"{photo.path.stem}.json").read_text())
         faces = FACES[notes["kind"]]
         report = evaluate(lambda image, f=faces: reader.read(image, faces=f), [photo])
         [result] = report.results
         whole.add(result)
+        kinds[notes["kind"]].add(result)
         for family in notes["held_out"]:
             families[family].add(result)
     print(f"render3d test split of {root} ({len(photos)} photos, held-out families)")
     for line in whole.lines():
         print(f"  {line}")
-    print("  per held-out family (photos showing it): per-die, per-image, missed, extra")
-    for family, report in sorted(families.items()):
+    print("  per kind of tray and per held-out family (photos showing it):")
+    print("  per-die, per-image, missed, extra")
+    for family, report in [*sorted(kinds.items()), *sorted(families.items())]:
         print(
             f"    {family:<24} {report.per_die:6.1%} {report.per_image:6.1%}"
             f"  {report.missed:3d} {report.extra:3d}  ({report.labelled} dice)"
