@@ -111,8 +111,8 @@ def main(argv: list[str] | None = None) -> int:
             groups.append((ren_fit, 0.35))
         if r3d_fit:
             # translucent, marbled, dark and oblique dice: where the finder missed most
-            # (0.2: at 0.35 the real photos' share fell and tray-multicolor lost more;
-            # render3d.md, "Training on it")
+            # (0.2 with 4500 finder steps lost less on tray-multicolor than 0.35 with 3000;
+            # the two were not tried apart: render3d.md, "Training on it")
             groups.append((r3d_fit, 0.2))
         finder = fit.train_finder(groups, args.finder_steps, rng, log)
         finder.export_mode = True
