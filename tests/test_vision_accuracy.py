@@ -66,10 +66,13 @@ def test_given_both_real_splits_when_read_then_confident_dice_are_rarely_wrong(r
 #: webcam-white seen twice as close has dice about 70 px on the finder's board, which it
 #: splits into their pips unless a survey sends the photo to a smaller scale;
 #: tray-multicolor in a frame twice as wide has dice about 9 px there, which the finder
-#: half misses unless the reader takes a closer look
+#: half misses unless the reader takes a closer look; three times as wide, about 6 px,
+#: the survey took the whole tray for one big die (49.7 % per die) until a huddle was also
+#: looked for on a wider board, and the closer look there is on a board up to 960 px
 DISTANCES = {
     "closer": ("webcam-white", {"zoom": 2.0}, 0.95),
     "wider": ("tray-multicolor", {"widen": 2.0}, 0.85),
+    "farther": ("tray-multicolor", {"widen": 3.0}, 0.90),
 }
 
 

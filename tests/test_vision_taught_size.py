@@ -15,6 +15,7 @@ import numpy as np
 import pytest
 
 from scorer.dice import BACKGROUND, face_class
+from scorer.vision import reader as reader_module
 from scorer.vision.profile import FILE_NAME, FORMAT, SIZED_DICE, DiceProfile, DieSize
 from scorer.vision.reader import Reader, default_model_dir
 from scorer.vision.teaching import TaughtDie, open_profile, teach_dice
@@ -116,10 +117,20 @@ def test_given_only_ones_or_corrections_taught_when_measured_then_no_size(reader
     assert profile.size == DieSize(float(np.median([dice[0].side, dice[1].side, 61.0])), (640, 640))
 
 
+def test_given_a_tray_of_small_dice_when_read_untaught_then_not_one_big_die(reader):
+    # given small dice in a tray, which the survey sees as one big die with pips
+    image, _ = tray_throw(seed=2)
+    reader.profile = None
+    # when read, then the huddle looked for on a wider board keeps the dice small
+    assert sorted(reader.read(image, "pips").values) == TRAY_VALUES
+
+
 def test_given_a_set_the_survey_misjudges_when_read_with_its_size_then_its_dice_are_found(
-    reader,
+    reader, monkeypatch
 ):
-    # given photos of small dice in a tray the survey takes for one big die
+    # given photos of small dice in a tray the survey takes for one big die (no wider
+    # board to look for the huddle on)
+    monkeypatch.setattr(reader_module, "WIDE_BOARD", reader_module.FINDER_INPUT)
     image, dice = tray_throw(seed=2)
     reader.profile = None
     untaught = reader.read(image, "pips")

@@ -63,6 +63,10 @@ TURNS = (2,)
 #: ... and a crop ZOOM_OUT x wider: the finder sizes a dark die by its print, too small
 ZOOM_OUT = 1.3
 MAX_DICE = 60
+#: a faint spot this many times the sure dice's median side (with this many sure dice)
+#: is looked at again at their size (``Reader._oversized``)
+OVERSIZE = 1.6
+OVERSIZE_PEERS = 3
 #: two peaks closer than this x the larger side are one die (touching dice sit >= 1 side apart)
 SAME_DIE = 0.5
 #: a card print's parts may peak apart: a spot this close (x the larger side) reading the
@@ -80,6 +84,11 @@ TARGET_DIE = 28.0
 SMALL_DIE = 16.0
 SMALL_MARGIN = 2.0
 CLOSER = 1.4
+#: ... on a board up to this wide where small dice lie all over a big photo (the finder
+#: is convolutional: a wider board is the same network over more of the frame)
+WIDE_BOARD = 960
+#: a board's sides are whole multiples of the finder's coarsest stride
+BOARD_STEP = 32
 #: a survey's spot counts this hot and read this surely (a huddle makes a warm, unsure spot)
 SURVEY_HEAT = 0.5
 SURVEY_SURE = 0.8
@@ -160,6 +169,10 @@ class Reader:
         self._surveyor = load_net(folder / "finder.onnx", backend)
         if isinstance(self._surveyor, OnnxRuntimeNet) and not self._surveyor.free_board:
             self._surveyor = load_net(folder / "finder.onnx")
+        # and one for closer looks on a board of the photo's own shape (``WIDE_BOARD``)
+        self._wide = load_net(folder / "finder.onnx", backend)
+        if isinstance(self._wide, OnnxRuntimeNet) and not self._wide.free_board:
+            self._wide = load_net(folder / "finder.onnx")
         self.backend = backend
         if not 0.0 <= threshold <= 1.0:
             raise ScorerError(f"threshold must be within 0..1, not {threshold}")
@@ -235,7 +248,7 @@ class Reader:
             spots, scale, side = self._look(image, area, max_scale, allowed)
         closer = closer_look(spots, scale, area, side)
         if closer is not None:
-            nearer, _, _ = self._look(image, *closer, allowed, side)
+            nearer, _, _ = self._look(image, *closer, allowed, side, board=WIDE_BOARD)
             if nearer:
                 spots = nearer
         return spots
@@ -256,20 +269,28 @@ class Reader:
         max_scale: float,
         allowed: np.ndarray,
         side: float = 0.0,
+        board: int = FINDER_INPUT,
     ) -> tuple[list[_Spot], float, float]:
         """Dice in ``area`` (x0, y0, x1, y1) of the frame, at the scale that fills the
         finder's board (at most ``max_scale``) or less where a survey finds big dice.
         Given the dice's ``side`` (a taught set's), the survey is believed only within
         TAUGHT_SPREAD of it; else the dice are looked at at the scale that makes them
         TARGET_DIE px (within the same bounds). Returns the spots, the scale and the
-        side looked for (0 where the survey or the board set the scale).
+        side looked for (0 where the survey or the board set the scale). A ``board``
+        wider than the finder's own is for a closer look at dice already known small:
+        the board is then cut to the part's shape and no survey is made.
 
         The survey judges sizes with the face network's plain outputs; the faces named
         (and "not a die") are those ``allowed`` leaves (``face_mask``)."""
         x0, y0, x1, y1 = area
         part = image[y0:y1, x0:x1]
-        scale = min(FINDER_INPUT / max(part.shape[:2]), max_scale)
+        scale = min(board / max(part.shape[:2]), max_scale)
         small = shrink(part, scale)
+        if max(small.shape[:2]) > FINDER_INPUT:
+            centres, sides, heats = find_on_board(
+                self._wide, small, scale, board_shape(small.shape[:2])
+            )
+            return self._named(image, area, centres, sides, heats, allowed), scale, side
         big = self._big_dice(part, small, scale)
         if side and not (big and big <= TAUGHT_SPREAD * side):
             scale = min(scale, TARGET_DIE / side)
@@ -280,16 +301,58 @@ class Reader:
                 scale = TARGET_DIE / big
                 small = shrink(part, scale)
         centres, sides, heats = find_on_board(self._finder, small, scale, FINDER_INPUT)
+        return self._named(image, area, centres, sides, heats, allowed), scale, side
+
+    def _named(
+        self,
+        image: np.ndarray,
+        area: tuple[int, int, int, int],
+        centres: np.ndarray,
+        sides: np.ndarray,
+        heats: np.ndarray,
+        allowed: np.ndarray,
+    ) -> list[_Spot]:
+        """The finder's spots in ``area`` named, without those that are no die."""
         if not len(centres):
-            return [], scale, side
-        centres = centres + np.array([x0, y0], np.float32)
+            return []
+        centres = centres + np.array(area[:2], np.float32)
         probs = self._name_faces(image, centres, sides, heats, allowed)
+        probs = self._oversized(image, centres, sides, heats, probs, allowed)
         spots = []
         for c, s, h, p in zip(centres, sides, heats, probs, strict=True):
             if p[BACKGROUND] >= NOT_A_DIE or (h < SURE_DIE and p[BACKGROUND] >= 0.5):
                 continue
             spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
-        return self._one_per_die(image, spots, allowed), scale, side
+        return self._one_per_die(image, spots, allowed)
+
+    def _oversized(
+        self,
+        image: np.ndarray,
+        centres: np.ndarray,
+        sides: np.ndarray,
+        heats: np.ndarray,
+        probs: np.ndarray,
+        allowed: np.ndarray,
+    ) -> np.ndarray:
+        """``probs`` with faint spots far bigger than the sure dice looked at again at
+        the dice's size: "not a die" there is believed.
+
+        The finder sizes a faint spot badly (a tray's screw cap as twice a die), and in a
+        crop that wide a small round thing looks like the one pip of a one."""
+        sure = heats >= SURE_DIE
+        if sure.sum() < OVERSIZE_PEERS:
+            return probs
+        typical = float(np.median(sides[sure]))
+        odd = np.nonzero(~sure & (sides > OVERSIZE * typical))[0]
+        if not len(odd):
+            return probs
+        crops, _ = upright_looks(image, centres[odd], np.full(len(odd), typical, np.float32))
+        again = restricted(self._run_faces(crops), allowed)
+        probs = probs.copy()
+        for i, p in zip(odd, again, strict=True):
+            if p[BACKGROUND] >= 0.5:
+                probs[i] = p
+        return probs
 
     def _one_per_die(
         self, image: np.ndarray, spots: list[_Spot], allowed: np.ndarray
@@ -364,6 +427,28 @@ class Reader:
         as any other face are dice.
         """
         found, found_sides, _ = find_on_board(self._finder, small, scale, FINDER_INPUT, SURVEY_HEAT)
+        if self._huddles(image, found, found_sides, centres, sides):
+            return True
+        # dice a few board px wide, as a far camera leaves them, are found on a wider board
+        wide = min(scale * WIDE_BOARD / FINDER_INPUT, 1.0)
+        if wide < CLOSER * scale:
+            return False
+        nearer = shrink(image, wide)
+        found, found_sides, _ = find_on_board(
+            self._wide, nearer, wide, board_shape(nearer.shape[:2]), SURVEY_HEAT
+        )
+        return self._huddles(image, found, found_sides, centres, sides)
+
+    def _huddles(
+        self,
+        image: np.ndarray,
+        found: np.ndarray,
+        found_sides: np.ndarray,
+        centres: np.ndarray,
+        sides: np.ndarray,
+    ) -> bool:
+        """Whether most big spots (``centres``, ``sides``) hold the ``found`` dice of a
+        huddle (``_huddle``)."""
         if not len(found):
             return False
         huddles = 0
@@ -607,11 +692,13 @@ def find_on_board(
     finder: cv2.dnn.Net,
     small: np.ndarray,
     scale: float,
-    board_side: int,
+    board_side: int | tuple[int, int],
     weakest: float = WEAKEST,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """``find_dice`` on the frame already shrunk by ``scale`` to ``small`` (within the board)."""
-    board = np.full((board_side, board_side, 3), 114, np.uint8)
+    """``find_dice`` on the frame already shrunk by ``scale`` to ``small`` (within the
+    board: ``board_side`` square, or its height and width)."""
+    rows, columns = board_side if isinstance(board_side, tuple) else (board_side, board_side)
+    board = np.full((rows, columns, 3), 114, np.uint8)
     board[: small.shape[0], : small.shape[1]] = small
     finder.setInput(cv2.dnn.blobFromImage(board, 1.0 / 255.0))
     maps = finder.forward()[0]
@@ -619,11 +706,11 @@ def find_on_board(
     peaks = (heat >= weakest) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-heat[ys, xs])[:MAX_DICE]
-    g = heat.shape[0]
+    gy, gx = heat.shape
     centres, sides, heats = [], [], []
     for i in order:
         y, x = int(ys[i]), int(xs[i])
-        y0, y1, x0, x1 = max(0, y - 1), min(g, y + 2), max(0, x - 1), min(g, x + 2)
+        y0, y1, x0, x1 = max(0, y - 1), min(gy, y + 2), max(0, x - 1), min(gx, x + 2)
         patch = heat[y0:y1, x0:x1]
         # index columns broadcast as np.mgrid's grids would, at a fraction of the cost
         wy, wx = ROWS[y0:y1], COLUMNS[:, x0:x1]
@@ -644,6 +731,11 @@ def find_on_board(
         sides.append(side)
         heats.append(float(heat[y, x]))
     return np.array(centres, np.float32), np.array(sides, np.float32), np.array(heats)
+
+
+def board_shape(shape: tuple[int, int]) -> tuple[int, int]:
+    """The smallest board (height, width) holding a picture of ``shape``."""
+    return tuple(-(-n // BOARD_STEP) * BOARD_STEP for n in shape)  # type: ignore[return-value]
 
 
 def closer_look(
@@ -679,7 +771,7 @@ def closer_look(
         x0, y0 = max(area[0], int(min(xs) - margin)), max(area[1], int(min(ys) - margin))
         x1 = min(area[2], int(max(xs) + margin) + 1)
         y1 = min(area[3], int(max(ys) + margin) + 1)
-    nearer = min(TARGET_DIE / side, FINDER_INPUT / max(x1 - x0, y1 - y0))
+    nearer = min(TARGET_DIE / side, WIDE_BOARD / max(x1 - x0, y1 - y0))
     if nearer < CLOSER * scale:
         return None
     return (x0, y0, x1, y1), nearer

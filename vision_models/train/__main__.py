@@ -47,6 +47,13 @@ def main(argv: list[str] | None = None) -> int:
         default=3000,
         help="rendered poker-dice throws added for the court network",
     )
+    parser.add_argument(
+        "--finder-late",
+        type=float,
+        default=0.0,
+        help="share of the finder's last steps (as its learning rate anneals) drawn "
+        "without the 3D renders",
+    )
     parser.add_argument("--only", choices=("finder", "faces", "courts"), default=None)
     parser.add_argument(
         "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
@@ -109,12 +116,13 @@ def main(argv: list[str] | None = None) -> int:
         groups = [(tray_fit, 0.4), (cam_fit, 0.3)]
         if ren_fit:
             groups.append((ren_fit, 0.35))
+        late = list(groups)
         if r3d_fit:
             # translucent, marbled, dark and oblique dice: where the finder missed most
             # (0.2 with 4500 finder steps lost less on tray-multicolor than 0.35 with 3000;
             # the two were not tried apart: render3d.md, "Training on it")
             groups.append((r3d_fit, 0.2))
-        finder = fit.train_finder(groups, args.finder_steps, rng, log)
+        finder = fit.train_finder(groups, args.finder_steps, rng, log, late, args.finder_late)
         finder.export_mode = True
         diff = fit.export(
             finder, finder_path, (1, 3, FINDER_INPUT, FINDER_INPUT), ("image", "maps")
@@ -122,7 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         fit.free_board(finder_path)
         finder.export_mode = False
         log(f"wrote {finder_path} (cv2.dnn vs torch max diff {diff:.2e})")
-        report["finder"] = {"steps": args.finder_steps, "onnx_max_diff": diff}
+        report["finder"] = {
+            "steps": args.finder_steps,
+            "late_share": args.finder_late,
+            "onnx_max_diff": diff,
+        }
     if args.only in (None, "faces"):
         if not finder_path.is_file():
             parser.error(f"no {finder_path}: train the finder first (leave out --only)")

@@ -57,18 +57,30 @@ def focal_loss(logits: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
 
 
 def train_finder(
-    groups: list[tuple[list[Photo], float]], steps: int, rng: np.random.Generator, log: Log
+    groups: list[tuple[list[Photo], float]],
+    steps: int,
+    rng: np.random.Generator,
+    log: Log,
+    late: list[tuple[list[Photo], float]] | None = None,
+    late_share: float = 0.0,
 ) -> DieFinder:
-    """Fit the die finder on warped crops drawn from photo groups at given weights."""
+    """Fit the die finder on warped crops drawn from photo groups at given weights; the
+    last ``late_share`` of the steps, where the learning rate anneals, from ``late``."""
     net = DieFinder()
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
     weights = np.array([w for _, w in groups], np.float64)
     weights /= weights.sum()
+    switch = steps - round(late_share * steps) if late else steps
     batch = 16
     t0 = time.time()
     run = 0.0
     for step in range(steps):
+        if step == switch and late:
+            groups = late
+            weights = np.array([w for _, w in groups], np.float64)
+            weights /= weights.sum()
+            log(f"finder step {step}: the last {steps - step} steps on {len(groups)} groups")
         imgs, heats, sides, masks = [], [], [], []
         for _ in range(batch):
             photos = groups[int(rng.choice(len(groups), p=weights))][0]
