@@ -522,15 +522,13 @@ class Reader:
         return probs
 
     def _run_courts(self, crops: list[np.ndarray]) -> np.ndarray:
-        self._courts.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
-        return np.array(self._courts.forward(), np.float64).reshape(len(crops), -1)
+        return run_crops(self._courts, crops)
 
     def _run_faces(self, crops: list[np.ndarray]) -> np.ndarray:
         if self.profile:
             features, probs = self.embed(crops)
             return self.profile.rescore(features, probs)
-        self._faces.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
-        return np.array(self._faces.forward(), np.float64).reshape(len(crops), -1)
+        return run_crops(self._faces, crops)
 
     def embed(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The face network's features (n, 128) and face probabilities (n, 13) of face
@@ -561,6 +559,21 @@ def feature_layer(net: cv2.dnn.Net) -> str:
     if not flattens:
         raise ScorerError("faces.onnx has no Flatten layer of features: cannot teach with it")
     return flattens[-1]
+
+
+def run_crops(net: cv2.dnn.Net | OnnxRuntimeNet, crops: Sequence[np.ndarray]) -> np.ndarray:
+    """A crop network's outputs (n, k), in float64: one call on onnxruntime; on cv2.dnn
+    one crop a call, the same outputs to the bit, as a crop costs no less in a batch
+    and cv2.dnn re-plans a network whenever its batch size changes (issue 23)."""
+    blob = cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0)
+    if isinstance(net, OnnxRuntimeNet):
+        net.setInput(blob)
+        return np.array(net.forward(), np.float64).reshape(len(crops), -1)
+    rows = []
+    for i in range(len(crops)):
+        net.setInput(blob[i : i + 1])
+        rows.append(np.array(net.forward(), np.float64).reshape(-1))  # a copy: cv2 reuses
+    return np.array(rows).reshape(len(crops), -1)
 
 
 def load_net(path: Path, backend: str = "cv2") -> cv2.dnn.Net | OnnxRuntimeNet:
