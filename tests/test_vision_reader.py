@@ -19,7 +19,11 @@ from scorer.vision.reader import (
     COURTS,
     DECISIVE,
     FAINT,
+    FINDER_STRIDE,
+    PEAK_SHIFT,
+    SAME_DIE,
     SAME_FACE,
+    SIZE_UNIT,
     SURE_DIE,
     ZOOM_OUT,
     BadFrame,
@@ -30,6 +34,7 @@ from scorer.vision.reader import (
     face_crop,
     face_mask,
     huddled,
+    peaks_found,
     restricted,
     second_guess,
     tilt,
@@ -183,6 +188,54 @@ def test_given_many_crops_when_their_turns_are_measured_at_once_then_each_is_one
     assert turns == [sobel_tilt(c) for c in crops]
     assert [tilt(c) for c in crops] == turns
     assert tilts([]) == []
+
+
+def one_peak_at_a_time(heat: np.ndarray, log_side: np.ndarray, scale: float, weakest: float):
+    """The finder's decoding as it was written first: each peak's 3x3 patch on its own."""
+    peaks = (heat >= weakest) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
+    ys, xs = np.nonzero(peaks)
+    centres, sides, heats = [], [], []
+    for i in np.argsort(-heat[ys, xs])[:60]:
+        y, x = int(ys[i]), int(xs[i])
+        y0, y1, x0, x1 = max(0, y - 1), y + 2, max(0, x - 1), x + 2
+        patch = heat[y0:y1, x0:x1]
+        wy, wx = np.mgrid[y0:y1, x0:x1][:, : patch.shape[0], : patch.shape[1]]
+        cy = float((patch * wy).sum() / patch.sum())
+        cx = float((patch * wx).sum() / patch.sum())
+        side = float(np.exp(min(max(log_side[y, x], np.float32(-3)), np.float32(3))))
+        side = side * SIZE_UNIT / scale
+        centre = (
+            (cx + PEAK_SHIFT) * FINDER_STRIDE / scale,
+            (cy + PEAK_SHIFT) * FINDER_STRIDE / scale,
+        )
+        if any(
+            np.hypot(centre[0] - c[0], centre[1] - c[1]) < SAME_DIE * max(side, s)
+            for c, s in zip(centres, sides, strict=True)
+        ):
+            continue
+        centres.append(centre)
+        sides.append(side)
+        heats.append(float(heat[y, x]))
+    return np.array(centres, np.float32), np.array(sides, np.float32), np.array(heats)
+
+
+def test_given_heat_maps_when_their_peaks_are_decoded_at_once_then_each_is_one_peaks_to_the_bit():
+    # given heat maps of blurred noise with peaks everywhere, the map's edges included
+    rng = np.random.default_rng(23)
+    for shape in [(80, 80), (40, 40), (64, 112)] * 20:
+        heat = cv2.GaussianBlur(rng.random(shape).astype(np.float32), (0, 0), rng.uniform(0.5, 3))
+        heat = ((heat - heat.min()) / (heat.max() - heat.min())) ** rng.uniform(1, 6)
+        heat = heat.astype(np.float32)
+        log_side = rng.normal(0, 2, shape).astype(np.float32)
+        scale = float(rng.uniform(0.1, 3))
+        # when all peaks are decoded at once
+        got = peaks_found(heat, log_side, scale, 0.2)
+        # then centres, sides and heat are those of the peak-by-peak loop, to the bit
+        want = one_peak_at_a_time(heat, log_side, scale, 0.2)
+        for g, w in zip(got, want, strict=True):
+            assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
+    empty = peaks_found(np.zeros((40, 40), np.float32), np.zeros((40, 40), np.float32), 1.0)
+    assert [len(a) for a in empty] == [0, 0, 0]
 
 
 def test_given_a_die_and_its_measured_turn_when_turned_back_then_the_turn_is_undone():

@@ -694,11 +694,9 @@ def find_dice(
     return find_on_board(finder, shrink(image, scale), scale, FINDER_INPUT)
 
 
-#: heatmap row and column indices (int64, as np.mgrid's), and the log-side clamp in
-#: the finder's own float32
-ROWS = np.arange(FINDER_INPUT)[:, None]
-COLUMNS = np.arange(FINDER_INPUT)[None, :]
+#: the log-side clamp in the finder's own float32, and a peak's 3x3 cells about it
 LOG_SIDE = (np.float32(-3.0), np.float32(3.0))
+NEIGHBOURS = np.arange(-1, 2)
 
 
 def find_on_board(
@@ -715,35 +713,73 @@ def find_on_board(
     board[: small.shape[0], : small.shape[1]] = small
     finder.setInput(cv2.dnn.blobFromImage(board, 1.0 / 255.0))
     maps = finder.forward()[0]
-    heat, log_side = maps[0], maps[1]
+    return peaks_found(maps[0], maps[1], scale, weakest)
+
+
+def peaks_found(
+    heat: np.ndarray, log_side: np.ndarray, scale: float, weakest: float = WEAKEST
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Die centres, sides (frame px) and heat from the finder's maps, strongest first:
+    each peak's centre is the heat-weighted mean of its 3x3 cells, and a peak closer to a
+    stronger one than SAME_DIE x the larger side is a second peak on the same die.
+
+    All peaks at once, the sums added in the order numpy adds a 3x3 patch's (so every
+    centre is the one-peak-at-a-time loop's to the bit, tests/test_vision_reader.py): a
+    photo's peaks cost a few array operations, not a dozen each (issue 23)."""
     peaks = (heat >= weakest) & (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8)))
     ys, xs = np.nonzero(peaks)
     order = np.argsort(-heat[ys, xs])[:MAX_DICE]
-    gy, gx = heat.shape
-    centres, sides, heats = [], [], []
-    for i in order:
-        y, x = int(ys[i]), int(xs[i])
-        y0, y1, x0, x1 = max(0, y - 1), min(gy, y + 2), max(0, x - 1), min(gx, x + 2)
-        patch = heat[y0:y1, x0:x1]
-        # index columns broadcast as np.mgrid's grids would, at a fraction of the cost
-        wy, wx = ROWS[y0:y1], COLUMNS[:, x0:x1]
-        cy = float((patch * wy).sum() / patch.sum())
-        cx = float((patch * wx).sum() / patch.sum())
-        side = float(np.exp(min(max(log_side[y, x], LOG_SIDE[0]), LOG_SIDE[1])))
-        side = side * SIZE_UNIT / scale
-        centre = (
-            (cx + PEAK_SHIFT) * FINDER_STRIDE / scale,
-            (cy + PEAK_SHIFT) * FINDER_STRIDE / scale,
-        )
-        if any(
-            np.hypot(centre[0] - c[0], centre[1] - c[1]) < SAME_DIE * max(side, s)
-            for c, s in zip(centres, sides, strict=True)
-        ):
-            continue  # a second peak on a die already found
-        centres.append(centre)
-        sides.append(side)
-        heats.append(float(heat[y, x]))
-    return np.array(centres, np.float32), np.array(sides, np.float32), np.array(heats)
+    ys, xs = ys[order], xs[order]
+    if not len(ys):
+        return np.array([], np.float32), np.array([], np.float32), np.array([])
+    # each peak's 3x3 patch, zero off the map (an added zero changes no sum)
+    py, px = ys[:, None] + NEIGHBOURS, xs[:, None] + NEIGHBOURS  # (n, 3) int64
+    h, w = heat.shape
+    patch = heat[np.clip(py, 0, h - 1)[:, :, None], np.clip(px, 0, w - 1)[:, None, :]]
+    whole = (ys > 0) & (ys < h - 1) & (xs > 0) & (xs < w - 1)
+    if not whole.all():
+        patch = patch * ((py >= 0) & (py < h))[:, :, None] * ((px >= 0) & (px < w))[:, None, :]
+    # the heat (float32) and its moments (float64: int64 indices times float32 heat)
+    total = _patch_sums(patch.reshape(-1, 9), whole)
+    moments = np.concatenate([patch * py[:, :, None], patch * px[:, None, :]]).reshape(-1, 9)
+    moments = _patch_sums(moments, np.concatenate([whole, whole]))
+    cy, cx = moments[: len(ys)] / total, moments[len(ys) :] / total
+    ls = log_side[ys, xs]
+    sides = np.exp(np.minimum(np.maximum(ls, LOG_SIDE[0]), LOG_SIDE[1])).astype(np.float64)
+    sides = sides * SIZE_UNIT / scale
+    centres = np.stack(
+        [(cx + PEAK_SHIFT) * FINDER_STRIDE / scale, (cy + PEAK_SHIFT) * FINDER_STRIDE / scale], 1
+    )
+    apart = np.hypot(
+        centres[:, None, 0] - centres[None, :, 0], centres[:, None, 1] - centres[None, :, 1]
+    )
+    near = (apart < SAME_DIE * np.maximum(sides[:, None], sides[None, :])).tolist()
+    kept: list[int] = []
+    for i, row in enumerate(near):
+        if not any(row[k] for k in kept):
+            kept.append(i)
+    return (
+        centres[kept].astype(np.float32),
+        sides[kept].astype(np.float32),
+        heat[ys[kept], xs[kept]].astype(np.float64),
+    )
+
+
+def _patch_sums(terms: np.ndarray, whole: np.ndarray) -> np.ndarray:
+    """Sums of (n, 9) terms, each in the order numpy sums one patch's: a whole 3x3 patch
+    pairwise (eight, then the ninth), a patch cut by the map's edge (six or four cells;
+    zeros stand for the rest) one term after another."""
+    t = terms
+    pairs = ((t[:, 0] + t[:, 1]) + (t[:, 2] + t[:, 3])) + (
+        (t[:, 4] + t[:, 5]) + (t[:, 6] + t[:, 7])
+    )
+    sums = pairs + t[:, 8]
+    if whole.all():
+        return sums
+    running = np.zeros(len(t), t.dtype)
+    for k in range(9):
+        running = running + t[:, k]
+    return np.where(whole, sums, running)
 
 
 def board_shape(shape: tuple[int, int]) -> tuple[int, int]:
