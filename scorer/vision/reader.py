@@ -963,11 +963,23 @@ def _square(image: np.ndarray, centre: Iterable[float], span: float, size: int) 
     x0, y0 = round(cx - span / 2), round(cy - span / 2)
     n = max(4, round(span))
     h, w = image.shape[:2]
-    pad = max(0, -x0, -y0, x0 + n - w, y0 + n - h)
-    if pad:
-        image = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
-        x0, y0 = x0 + pad, y0 + pad
-    crop = image[y0 : y0 + n, x0 : x0 + n]
+    if x0 < 0 or y0 < 0 or x0 + n > w or y0 + n > h:
+        # the frame's edge pixels repeated outward, as if the whole frame were padded
+        # (a copy of only the part in the frame, at least its nearest pixel)
+        ix0, iy0 = min(max(x0, 0), w - 1), min(max(y0, 0), h - 1)
+        ix1, iy1 = max(min(x0 + n, w), ix0 + 1), max(min(y0 + n, h), iy0 + 1)
+        left = min(max(ix0 - x0, 0), n - (ix1 - ix0))
+        top = min(max(iy0 - y0, 0), n - (iy1 - iy0))
+        crop = cv2.copyMakeBorder(
+            image[iy0:iy1, ix0:ix1],
+            top,
+            n - top - (iy1 - iy0),
+            left,
+            n - left - (ix1 - ix0),
+            cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED,
+        )
+    else:
+        crop = image[y0 : y0 + n, x0 : x0 + n]
     interp = cv2.INTER_AREA if n > size else cv2.INTER_LINEAR
     return cv2.resize(crop, (size, size), interpolation=interp)
 
