@@ -318,11 +318,21 @@ class Reader:
         centres = centres + np.array(area[:2], np.float32)
         probs = self._name_faces(image, centres, sides, heats, allowed)
         probs = self._oversized(image, centres, sides, heats, probs, allowed)
-        spots = []
-        for c, s, h, p in zip(centres, sides, heats, probs, strict=True):
-            if p[BACKGROUND] >= NOT_A_DIE or (h < SURE_DIE and p[BACKGROUND] >= 0.5):
-                continue
-            spots.append(_Spot((float(c[0]), float(c[1])), float(s), float(h), p))
+        dropped = (probs[:, BACKGROUND] >= NOT_A_DIE) | (
+            (heats < SURE_DIE) & (probs[:, BACKGROUND] >= 0.5)
+        )
+        spots = [
+            _Spot((c[0], c[1]), s, h, p)
+            for c, s, h, p, out in zip(
+                centres.tolist(),
+                sides.tolist(),
+                heats.tolist(),
+                probs,
+                dropped.tolist(),
+                strict=True,
+            )
+            if not out
+        ]
         return self._one_per_die(image, spots, allowed)
 
     def _oversized(
@@ -358,20 +368,26 @@ class Reader:
         self, image: np.ndarray, spots: list[_Spot], allowed: np.ndarray
     ) -> list[_Spot]:
         """The spots (strongest first) without second peaks on a card die already found."""
+        if not spots:
+            return []
         kept: list[_Spot] = []
-        for spot in spots:
-            face = int(np.argmax(spot.probs[:BACKGROUND]))
-            twin = next(
-                (
-                    k
-                    for k in kept
-                    if int(np.argmax(k.probs[:BACKGROUND])) == face >= CARDS
-                    and math.dist(k.centre, spot.centre) < SAME_FACE * max(k.side, spot.side)
-                ),
-                None,
-            )
+        kept_faces: list[int] = []
+        faces = np.argmax(np.array([s.probs[:BACKGROUND] for s in spots]), 1).tolist()
+        for spot, face in zip(spots, faces, strict=True):
+            twin = None
+            if face >= CARDS:
+                twin = next(
+                    (
+                        k
+                        for k, f in zip(kept, kept_faces, strict=True)
+                        if f == face
+                        and math.dist(k.centre, spot.centre) < SAME_FACE * max(k.side, spot.side)
+                    ),
+                    None,
+                )
             if twin is None or not self._one_die(image, twin, spot, face, allowed):
                 kept.append(spot)
+                kept_faces.append(face)
         return kept
 
     def _one_die(
@@ -566,7 +582,7 @@ def run_crops(net: cv2.dnn.Net | OnnxRuntimeNet, crops: Sequence[np.ndarray]) ->
     one crop a call, the same outputs to the bit, as a crop costs no less in a batch
     and cv2.dnn re-plans a network whenever its batch size changes (issue 23)."""
     blob = cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0)
-    if isinstance(net, OnnxRuntimeNet):
+    if not isinstance(net, cv2.dnn.Net):
         net.setInput(blob)
         return np.array(net.forward(), np.float64).reshape(len(crops), -1)
     rows = []
