@@ -491,11 +491,9 @@ class Reader:
         look is unsure (but not for faint spots already judged not to be dice)."""
         crops, turns = upright_looks(image, centres, sides)
         probs = restricted(self._run_faces(crops), allowed)
-        unsure = [
-            i
-            for i, p in enumerate(probs)
-            if p.max() < DECISIVE and (heats[i] >= SURE_DIE or p[BACKGROUND] < 0.5)
-        ]
+        unsure = np.nonzero(
+            (probs.max(1) < DECISIVE) & ((heats >= SURE_DIE) | (probs[:, BACKGROUND] < 0.5))
+        )[0].tolist()
         if unsure:
             # each side scaled as a scalar, as before: numpy 1 (the Pi's) widens a float32
             # scalar times a Python float to float64, but not a float32 array
