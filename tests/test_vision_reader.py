@@ -29,6 +29,7 @@ from scorer.vision.reader import (
     BadFrame,
     ModelMissing,
     as_bgr,
+    board_blob,
     court_crop,
     default_model_dir,
     face_crop,
@@ -236,6 +237,37 @@ def test_given_heat_maps_when_their_peaks_are_decoded_at_once_then_each_is_one_p
             assert g.dtype == w.dtype and g.shape == w.shape and np.array_equal(g, w)
     empty = peaks_found(np.zeros((40, 40), np.float32), np.zeros((40, 40), np.float32), 1.0)
     assert [len(a) for a in empty] == [0, 0, 0]
+
+
+def test_given_a_picture_when_set_on_the_finders_board_then_opencvs_blob_to_the_bit():
+    # given every 8-bit level in every channel, on a board wider than the picture
+    levels = np.arange(256, dtype=np.uint8)
+    picture = np.stack([levels, levels[::-1], np.roll(levels, 85)], 1).reshape(16, 16, 3)
+    board = np.full((32, 48, 3), 114, np.uint8)
+    board[:16, :16] = picture
+    # when made into the finder's input, then it is OpenCV's blob of the padded board
+    want = cv2.dnn.blobFromImage(board, 1.0 / 255.0)
+    got = board_blob(picture, 32, 48)
+    assert got.dtype == want.dtype and np.array_equal(got, want)
+
+
+def test_given_crops_over_the_frames_edge_when_cut_then_as_from_the_frame_padded_whole():
+    # given a small frame and crops partly or wholly off it, of every size
+    rng = np.random.default_rng(23)
+    image = rng.integers(0, 256, (60, 45, 3), dtype=np.uint8)
+    for _ in range(300):
+        centre = (float(rng.uniform(-40, 85)), float(rng.uniform(-40, 100)))
+        span = float(rng.uniform(2, 90))
+        # when cut, then the pixels are those of the whole frame padded by its edges
+        n = max(4, round(max(4.0, span)))
+        x0, y0 = round(centre[0] - max(4.0, span) / 2), round(centre[1] - max(4.0, span) / 2)
+        pad = max(0, -x0, -y0, x0 + n - 45, y0 + n - 60)
+        whole = cv2.copyMakeBorder(image, pad, pad, pad, pad, cv2.BORDER_REPLICATE)
+        crop = whole[y0 + pad : y0 + pad + n, x0 + pad : x0 + pad + n]
+        want = cv2.resize(
+            crop, (48, 48), interpolation=cv2.INTER_AREA if n > 48 else cv2.INTER_LINEAR
+        )
+        assert np.array_equal(reader_module._square(image, centre, span, 48), want)
 
 
 def test_given_a_die_and_its_measured_turn_when_turned_back_then_the_turn_is_undone():

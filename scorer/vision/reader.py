@@ -723,11 +723,24 @@ def find_on_board(
     """``find_dice`` on the frame already shrunk by ``scale`` to ``small`` (within the
     board: ``board_side`` square, or its height and width)."""
     rows, columns = board_side if isinstance(board_side, tuple) else (board_side, board_side)
-    board = np.full((rows, columns, 3), 114, np.uint8)
-    board[: small.shape[0], : small.shape[1]] = small
-    finder.setInput(cv2.dnn.blobFromImage(board, 1.0 / 255.0))
+    finder.setInput(board_blob(small, rows, columns))
     maps = finder.forward()[0]
     return peaks_found(maps[0], maps[1], scale, weakest)
+
+
+#: what cv2.dnn.blobFromImage makes of a pixel: x / 255 as x times this, in float32
+BLOB_SCALE = np.float32(1.0 / 255.0)
+
+
+def board_blob(small: np.ndarray, rows: int, columns: int) -> np.ndarray:
+    """The finder's input: ``small`` (BGR) at the top left of a grey (114) board of
+    ``rows`` x ``columns``, as ``cv2.dnn.blobFromImage(board, 1 / 255)`` makes it, to the
+    bit (every 8-bit level: tests/test_vision_reader.py), in a fraction of its time."""
+    blob = np.empty((1, 3, rows, columns), np.float32)
+    blob[...] = np.float32(114) * BLOB_SCALE
+    h, w = small.shape[:2]
+    np.multiply(small.transpose(2, 0, 1), BLOB_SCALE, out=blob[0, :, :h, :w], dtype=np.float32)
+    return blob
 
 
 def peaks_found(
