@@ -31,6 +31,7 @@ from scorer.vision.reader import (
     as_bgr,
     board_blob,
     court_crop,
+    crops_blob,
     default_model_dir,
     face_crop,
     face_mask,
@@ -239,7 +240,7 @@ def test_given_heat_maps_when_their_peaks_are_decoded_at_once_then_each_is_one_p
     assert [len(a) for a in empty] == [0, 0, 0]
 
 
-def test_given_a_picture_when_set_on_the_finders_board_then_opencvs_blob_to_the_bit():
+def test_given_pictures_when_made_network_inputs_then_opencvs_blobs_to_the_bit():
     # given every 8-bit level in every channel, on a board wider than the picture
     levels = np.arange(256, dtype=np.uint8)
     picture = np.stack([levels, levels[::-1], np.roll(levels, 85)], 1).reshape(16, 16, 3)
@@ -249,6 +250,9 @@ def test_given_a_picture_when_set_on_the_finders_board_then_opencvs_blob_to_the_
     want = cv2.dnn.blobFromImage(board, 1.0 / 255.0)
     got = board_blob(picture, 32, 48)
     assert got.dtype == want.dtype and np.array_equal(got, want)
+    # and crops made into one input are OpenCV's blob of them too
+    crops = [picture, np.ascontiguousarray(picture[::-1]), np.rot90(picture)]
+    assert np.array_equal(crops_blob(crops), cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
 
 
 def test_given_crops_over_the_frames_edge_when_cut_then_as_from_the_frame_padded_whole():

@@ -579,7 +579,7 @@ def run_crops(net: cv2.dnn.Net | OnnxRuntimeNet, crops: Sequence[np.ndarray]) ->
     """A crop network's outputs (n, k), in float64: one call on onnxruntime; on cv2.dnn
     one crop a call, the same outputs to the bit, as a crop costs no less in a batch
     and cv2.dnn re-plans a network whenever its batch size changes (issue 23)."""
-    blob = cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0)
+    blob = crops_blob(crops)
     if not isinstance(net, cv2.dnn.Net):
         net.setInput(blob)
         return np.array(net.forward(), np.float64).reshape(len(crops), -1)
@@ -588,6 +588,16 @@ def run_crops(net: cv2.dnn.Net | OnnxRuntimeNet, crops: Sequence[np.ndarray]) ->
         net.setInput(blob[i : i + 1])
         rows.append(np.array(net.forward(), np.float64).reshape(-1))  # a copy: cv2 reuses
     return np.array(rows).reshape(len(crops), -1)
+
+
+def crops_blob(crops: Sequence[np.ndarray]) -> np.ndarray:
+    """Same-sized BGR crops as a network's input, ``cv2.dnn.blobFromImages(crops, 1 /
+    255)`` to the bit (``board_blob``), and faster from 8 crops on, where OpenCV's blob
+    grew to fresh pages from the system (200 against 26 us at 8 crops)."""
+    stack = np.stack(crops)
+    blob = np.empty((len(stack), 3, *stack.shape[1:3]), np.float32)
+    np.multiply(stack.transpose(0, 3, 1, 2), BLOB_SCALE, out=blob, dtype=np.float32)
+    return blob
 
 
 def load_net(path: Path, backend: str = "cv2") -> cv2.dnn.Net | OnnxRuntimeNet:
