@@ -576,11 +576,13 @@ def feature_layer(net: cv2.dnn.Net) -> str:
 
 
 def run_crops(net: cv2.dnn.Net | OnnxRuntimeNet, crops: Sequence[np.ndarray]) -> np.ndarray:
-    """A crop network's outputs (n, k), in float64: one call on onnxruntime; on cv2.dnn
-    one crop a call, the same outputs to the bit, as a crop costs no less in a batch
-    and cv2.dnn re-plans a network whenever its batch size changes (issue 23)."""
+    """A crop network's outputs (n, k), in float64: one call for all crops, but one crop
+    a call on cv2.dnn on one thread (the same outputs to the bit), where a crop costs no
+    less in a batch and every change of batch size re-plans the network (issue 23). On
+    more threads the batch stays whole for them to share (untimed: this machine's two
+    cores are shared)."""
     blob = crops_blob(crops)
-    if not isinstance(net, cv2.dnn.Net):
+    if not isinstance(net, cv2.dnn.Net) or cv2.getNumThreads() > 1:
         net.setInput(blob)
         return np.array(net.forward(), np.float64).reshape(len(crops), -1)
     rows = []
