@@ -54,6 +54,16 @@ def main(argv: list[str] | None = None) -> int:
         help="share of the finder's last steps (as its learning rate anneals) drawn "
         "without the 3D renders",
     )
+    parser.add_argument(
+        "--warm",
+        type=Path,
+        default=None,
+        help="fine-tune the finder and face networks exported in this folder (batch norms "
+        "frozen) instead of training them from scratch",
+    )
+    parser.add_argument(
+        "--warm-lr", type=float, default=5e-4, help="the fine-tuning's peak learning rate"
+    )
     parser.add_argument("--only", choices=("finder", "faces", "courts"), default=None)
     parser.add_argument(
         "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
@@ -122,7 +132,16 @@ def main(argv: list[str] | None = None) -> int:
             # (0.2 with 4500 finder steps lost less on tray-multicolor than 0.35 with 3000;
             # the two were not tried apart: render3d.md, "Training on it")
             groups.append((r3d_fit, 0.2))
-        finder = fit.train_finder(groups, args.finder_steps, rng, log, late, args.finder_late)
+        finder = fit.train_finder(
+            groups,
+            args.finder_steps,
+            rng,
+            log,
+            late,
+            args.finder_late,
+            start=args.warm / "finder.onnx" if args.warm else None,
+            lr=args.warm_lr if args.warm else 3e-3,
+        )
         finder.export_mode = True
         diff = fit.export(
             finder, finder_path, (1, 3, FINDER_INPUT, FINDER_INPUT), ("image", "maps")
@@ -133,6 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         report["finder"] = {
             "steps": args.finder_steps,
             "late_share": args.finder_late,
+            "warm": str(args.warm) if args.warm else None,
             "onnx_max_diff": diff,
         }
     if args.only in (None, "faces"):
@@ -157,7 +177,14 @@ def main(argv: list[str] | None = None) -> int:
             for q in data.patches_of(p, rng, seen=seen.get(id(p)))
         ]
         log(f"face patches: {len(patches)} + {len(hard)} hard negatives")
-        faces = fit.train_faces(patches + hard, args.faces_steps, rng, log)
+        faces = fit.train_faces(
+            patches + hard,
+            args.faces_steps,
+            rng,
+            log,
+            start=args.warm / "faces.onnx" if args.warm else None,
+            lr=args.warm_lr if args.warm else 3e-3,
+        )
         hold = [q for p in hold_photos for q in data.patches_of(p, rng, seen=seen[id(p)])]
         figures = fit.calibrate_and_export(
             faces, hold, args.out / "faces.onnx", CROP_SPAN, FACE_INPUT, log

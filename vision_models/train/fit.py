@@ -39,6 +39,52 @@ Log = Callable[[str], None]
 N = TypeVar("N", bound=nn.Module)
 
 
+def warm_start(net: N, path: Path) -> N:
+    """``net`` set to the exported network at ``path``, its batch norms frozen as identity.
+
+    The export folds each batch norm into its convolution; the folded weights go back
+    into the convolution and the norm passes them through (mean 0, variance 1, scale 1,
+    shift = the folded bias), so the network starts as exactly the exported one.
+    Fine-tune it with ``frozen_norms`` (batch statistics would undo the fold).
+    """
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    weights = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    nodes = [n for n in model.graph.node if n.op_type in ("Conv", "Gemm")]
+    modules = list(net.modules())
+    layers: list[tuple[nn.Module, nn.BatchNorm2d | None]] = []
+    for i, m in enumerate(modules):
+        if isinstance(m, (nn.Conv2d, nn.Linear)):
+            after = modules[i + 1] if i + 1 < len(modules) else None
+            layers.append((m, after if isinstance(after, nn.BatchNorm2d) else None))
+    if len(layers) != len(nodes):
+        raise ValueError(f"{path}: {len(nodes)} layers, the network has {len(layers)}")
+    with torch.no_grad():
+        for (layer, norm), node in zip(layers, nodes, strict=True):
+            w = torch.from_numpy(weights[node.input[1]].copy())
+            b = torch.from_numpy(weights[node.input[2]].copy())
+            if w.shape != layer.weight.shape:
+                raise ValueError(f"{path}: {node.name} is {tuple(w.shape)}, not the network's")
+            layer.weight.copy_(w)
+            if norm is None:
+                layer.bias.copy_(b)
+            else:
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(b)
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+    return net
+
+
+def frozen_norms(net: nn.Module) -> None:
+    """Batch norms in evaluation mode (their running statistics kept) while training."""
+    for m in net.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            m.eval()
+
+
 def to_tensor(images: Sequence[np.ndarray]) -> torch.Tensor:
     """BGR uint8 HWC images -> float NCHW in 0..1, as ``cv2.dnn.blobFromImages`` makes them."""
     arr = np.stack(images).astype(np.float32) / 255.0
@@ -63,12 +109,15 @@ def train_finder(
     log: Log,
     late: list[tuple[list[Photo], float]] | None = None,
     late_share: float = 0.0,
+    start: Path | None = None,
+    lr: float = 3e-3,
 ) -> DieFinder:
     """Fit the die finder on warped crops drawn from photo groups at given weights; the
-    last ``late_share`` of the steps, where the learning rate anneals, from ``late``."""
-    net = DieFinder()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    last ``late_share`` of the steps, where the learning rate anneals, from ``late``;
+    from scratch, or fine-tuned from the exported finder ``start``."""
+    net = DieFinder() if start is None else warm_start(DieFinder(), start)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     weights = np.array([w for _, w in groups], np.float64)
     weights /= weights.sum()
     switch = steps - round(late_share * steps) if late else steps
@@ -94,6 +143,8 @@ def train_finder(
         side = torch.from_numpy(np.stack(sides))
         mask = torch.from_numpy(np.stack(masks))
         net.train()
+        if start is not None:
+            frozen_norms(net)
         out = net(x)
         loss_h = focal_loss(out[:, 0], heat)
         loss_s = (torch.abs(out[:, 1] - side) * mask).sum() / mask.sum().clamp(min=1)
@@ -154,10 +205,20 @@ def has_bf16() -> bool:
     return bool(torch.backends.mkldnn.is_available() and supported is not None and supported())
 
 
-def train_faces(patches: list[Patch], steps: int, rng: np.random.Generator, log: Log) -> FaceNet:
-    """Fit the face classifier with class-balanced batches of augmented crops."""
-    net = FaceNet()
-    return train_classifier(net, patches, face_sample, FACE_CLASSES, steps, rng, log, "faces")
+def train_faces(
+    patches: list[Patch],
+    steps: int,
+    rng: np.random.Generator,
+    log: Log,
+    start: Path | None = None,
+    lr: float = 3e-3,
+) -> FaceNet:
+    """Fit the face classifier with class-balanced batches of augmented crops, from
+    scratch or fine-tuned from the exported face network ``start``."""
+    net = FaceNet() if start is None else warm_start(FaceNet(), start)
+    return train_classifier(
+        net, patches, face_sample, FACE_CLASSES, steps, rng, log, "faces", lr, start is not None
+    )
 
 
 def train_courts(patches: list[Patch], steps: int, rng: np.random.Generator, log: Log) -> CourtNet:
@@ -175,14 +236,17 @@ def train_classifier(
     rng: np.random.Generator,
     log: Log,
     name: str,
+    lr: float = 3e-3,
+    warm: bool = False,
 ) -> N:
     """Class-balanced batches of 128 augmented crops, AdamW with a one-cycle schedule,
-    under bfloat16 autocast where the CPU does it in hardware."""
+    under bfloat16 autocast where the CPU does it in hardware; ``warm``: a started
+    network, its batch norms frozen (``warm_start``)."""
     net = net.to(memory_format=torch.channels_last)
     bf16 = has_bf16()
     log(f"{name}: bfloat16 autocast {'on' if bf16 else 'off'}")
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps, pct_start=0.1)
+    opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     labels = np.array([p.label for p in patches])
     by_class = [np.nonzero(labels == k)[0] for k in range(classes)]
     present = [k for k in range(classes) if len(by_class[k])]
@@ -197,6 +261,8 @@ def train_classifier(
         x = x.contiguous(memory_format=torch.channels_last)
         y = torch.from_numpy(labels[idx])
         net.train()
+        if warm:
+            frozen_norms(net)
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
             loss = lossf(net(x).float(), y)
         opt.zero_grad()

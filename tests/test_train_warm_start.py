@@ -1,0 +1,53 @@
+"""Fine-tuning starts from the committed networks exactly (needs the ``train`` extra)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("onnx")
+
+from scorer.vision.reader import default_model_dir, load_net  # noqa: E402
+from vision_models.train.fit import frozen_norms, warm_start  # noqa: E402
+from vision_models.train.nets import DieFinder, FaceNet  # noqa: E402
+
+
+def test_given_the_committed_finder_when_warm_started_then_the_same_maps():
+    # given the exported finder and a board
+    path = default_model_dir() / "finder.onnx"
+    board = np.random.default_rng(1).random((1, 3, 320, 320), dtype=np.float32)
+    exported = load_net(path)
+    exported.setInput(board)
+    # when its weights are put back into the torch network, batch norms frozen
+    net = warm_start(DieFinder(), path)
+    net.export_mode = True
+    net.train()
+    frozen_norms(net)
+    with torch.no_grad():
+        maps = net(torch.from_numpy(board)).numpy()
+    # then it is the exported network, in training mode too
+    assert np.abs(maps - exported.forward()).max() < 1e-4
+
+
+def test_given_the_committed_face_network_when_warm_started_then_the_same_ranking():
+    path = default_model_dir() / "faces.onnx"
+    crops = np.random.default_rng(2).random((6, 3, 48, 48), dtype=np.float32)
+    exported = load_net(path)
+    exported.setInput(crops)
+    probs = exported.forward()
+    net = warm_start(FaceNet(), path).eval()
+    with torch.no_grad():
+        logits = net(torch.from_numpy(crops)).numpy()
+    # the exported file divides these logits by its temperature before the softmax
+    assert (logits.argmax(1) == probs.argmax(1)).all()
+    scaled = np.log(probs) - np.log(probs).mean(1, keepdims=True)
+    centred = logits - logits.mean(1, keepdims=True)
+    temperature = float((centred * centred).sum() / (centred * scaled).sum())
+    assert 0.3 < temperature < 2.0
+    assert np.abs(centred / temperature - scaled).max() < 1e-3
+
+
+def test_given_a_network_of_another_shape_when_warm_started_then_refused():
+    with pytest.raises(ValueError, match="layers"):
+        warm_start(FaceNet(), default_model_dir() / "finder.onnx")
