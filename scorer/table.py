@@ -143,8 +143,9 @@ def hints_available(ruleset: str) -> bool:
     return ruleset in SOLVABLE
 
 
-def load_reader() -> Reader | None:
-    """The dice reader, if the vision package provides one and it loads; None otherwise.
+def load_reader(backend: str = "cv2") -> Reader | None:
+    """The dice reader on ``backend``, if the vision package provides one and it loads;
+    None otherwise.
 
     Imported lazily: the vision models may be missing (a fresh clone before
     training), and then the game goes on by typing the dice in.
@@ -159,7 +160,7 @@ def load_reader() -> Reader | None:
             if factory is None:
                 problems.append(f"{module_name} has no Reader")
                 continue
-            return factory()
+            return factory(backend=backend)
         except Exception as err:  # a missing model file is as fatal here as a missing module
             problems.append(f"{module_name}: {err}")
     log.warning("dice reader unavailable: %s", "; ".join(problems))
