@@ -64,6 +64,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--warm-lr", type=float, default=5e-4, help="the fine-tuning's peak learning rate"
     )
+    parser.add_argument(
+        "--faces-width", type=int, default=128, help="channels of the face network's 6x6 stage"
+    )
     parser.add_argument("--only", choices=("finder", "faces", "courts"), default=None)
     parser.add_argument(
         "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
@@ -184,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
             log,
             start=args.warm / "faces.onnx" if args.warm else None,
             lr=args.warm_lr if args.warm else 3e-3,
+            last=args.faces_width,
         )
         hold = [q for p in hold_photos for q in data.patches_of(p, rng, seen=seen[id(p)])]
         figures = fit.calibrate_and_export(
@@ -191,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         report["faces"] = {
             "steps": args.faces_steps,
+            "width": args.faces_width,
             "patches": len(patches),
             "hard_negatives": len(hard),
             **figures,

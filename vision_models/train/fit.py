@@ -212,10 +212,11 @@ def train_faces(
     log: Log,
     start: Path | None = None,
     lr: float = 3e-3,
+    last: int = 128,
 ) -> FaceNet:
     """Fit the face classifier with class-balanced batches of augmented crops, from
     scratch or fine-tuned from the exported face network ``start``."""
-    net = FaceNet() if start is None else warm_start(FaceNet(), start)
+    net = FaceNet(last) if start is None else warm_start(FaceNet(last), start)
     return train_classifier(
         net, patches, face_sample, FACE_CLASSES, steps, rng, log, "faces", lr, start is not None
     )

@@ -120,9 +120,9 @@ class FaceNet(nn.Module):
     about 0.95 ms a crop on one core.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, last: int = 128) -> None:
         super().__init__()
-        layers = classifier((16, 32, 64, 128), FACE_CLASSES)
+        layers = classifier((16, 32, 64, last), FACE_CLASSES)
         # Named apart so that the export's feature layer is "/net/features/features.11/
         # Flatten", the name dice profiles read (``scorer.vision.profile.EMBEDDING``).
         self.features, self.drop, self.fc = layers[:12], layers[12], layers[13]
