@@ -144,8 +144,9 @@ def hints_available(ruleset: str) -> bool:
 
 
 def load_reader(backend: str = "cv2") -> Reader | None:
-    """The dice reader on ``backend``, if the vision package provides one and it loads;
-    None otherwise.
+    """The dice reader on ``backend`` (or on OpenCV's dnn where that one fails to load: a
+    broken onnxruntime must not cost the table its camera), if the vision package
+    provides one and it loads; None otherwise.
 
     Imported lazily: the vision models may be missing (a fresh clone before
     training), and then the game goes on by typing the dice in.
@@ -154,15 +155,20 @@ def load_reader(backend: str = "cv2") -> Reader | None:
 
     problems = []
     for module_name in ("scorer.vision", "scorer.vision.reader"):
-        try:
-            module = importlib.import_module(module_name)
-            factory = getattr(module, "Reader", None)
-            if factory is None:
-                problems.append(f"{module_name} has no Reader")
+        for runner in dict.fromkeys((backend, "cv2")):
+            try:
+                module = importlib.import_module(module_name)
+                factory = getattr(module, "Reader", None)
+                if factory is None:
+                    problems.append(f"{module_name} has no Reader")
+                    break
+                reader = factory(backend=runner)
+            except Exception as err:  # a missing model file is as fatal as a missing module
+                problems.append(f"{module_name} on {runner}: {err}")
                 continue
-            return factory(backend=backend)
-        except Exception as err:  # a missing model file is as fatal here as a missing module
-            problems.append(f"{module_name}: {err}")
+            if problems:
+                log.warning("dice reader on %s: %s", runner, "; ".join(problems))
+            return reader
     log.warning("dice reader unavailable: %s", "; ".join(problems))
     return None
 

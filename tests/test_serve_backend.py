@@ -41,3 +41,26 @@ def test_given_an_unknown_backend_when_serve_starts_then_exit_2_naming_it():
     )
     assert result.returncode == 2
     assert "tflite" in result.stderr and "--backend" in result.stderr
+
+
+def test_given_onnxruntime_failing_when_the_table_loads_its_reader_then_opencv_reads(
+    monkeypatch, caplog
+):
+    # given a reader that cannot start on onnxruntime (a broken install on the Pi)
+    from scorer.vision import reader as reader_module
+
+    real = reader_module.Reader
+
+    def reader(*args, backend="cv2", **kwargs):
+        if backend == "onnxruntime":
+            raise RuntimeError("onnxruntime: illegal instruction")
+        return real(*args, backend=backend, **kwargs)
+
+    monkeypatch.setattr(reader_module, "Reader", reader)
+    import scorer.vision
+
+    monkeypatch.setattr(scorer.vision, "Reader", reader)
+    # when the table loads it, then it reads on OpenCV's dnn and says why
+    loaded = load_reader("onnxruntime")
+    assert loaded is not None and loaded.backend == "cv2"
+    assert "illegal instruction" in caplog.text

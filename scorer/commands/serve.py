@@ -121,7 +121,7 @@ def build_table(args: argparse.Namespace) -> Any:
     backend = fastest_backend() if args.backend == "auto" else args.backend
     reader = load_reader(backend) if camera is not None else None
     if reader is not None:
-        log.info("dice reader on %s", backend)
+        log.info("dice reader on %s", getattr(reader, "backend", backend))
     if camera is not None and reader is None and getattr(camera, "name", "") == "demo":
         reader = RendererReader(camera)
     table = Table(

@@ -162,17 +162,11 @@ class Reader:
                 raise ModelMissing(f"no {name} in {folder}: run `make train` to build it")
             nets.append(load_net(path, backend))
         self._finder, self._faces, self._courts = nets
-        # the survey's own copy of the finder: cv2.dnn re-plans a network whose input
-        # size changes, which cost more than the second copy's memory; on cv2.dnn where
-        # the ONNX file fixes the board at 320 px (finders before the board was set free),
-        # which onnxruntime holds to
-        self._surveyor = load_net(folder / "finder.onnx", backend)
-        if isinstance(self._surveyor, OnnxRuntimeNet) and not self._surveyor.free_board:
-            self._surveyor = load_net(folder / "finder.onnx")
-        # and one for closer looks on a board of the photo's own shape (``WIDE_BOARD``)
-        self._wide = load_net(folder / "finder.onnx", backend)
-        if isinstance(self._wide, OnnxRuntimeNet) and not self._wide.free_board:
-            self._wide = load_net(folder / "finder.onnx")
+        # the survey's own copy of the finder, and one for closer looks on a board of the
+        # photo's own shape (``WIDE_BOARD``): cv2.dnn re-plans a network whose input size
+        # changes, which cost more than a copy's memory
+        self._surveyor = free_board_net(folder / "finder.onnx", backend)
+        self._wide = free_board_net(folder / "finder.onnx", backend)
         self.backend = backend
         if not 0.0 <= threshold <= 1.0:
             raise ScorerError(f"threshold must be within 0..1, not {threshold}")
@@ -602,6 +596,15 @@ def crops_blob(crops: Sequence[np.ndarray]) -> np.ndarray:
     return blob
 
 
+def free_board_net(path: Path, backend: str) -> cv2.dnn.Net | OnnxRuntimeNet:
+    """The finder for boards of any size: on cv2.dnn where the ONNX file fixes the board
+    at 320 px (finders before the board was set free), which onnxruntime holds to."""
+    net = load_net(path, backend)
+    if isinstance(net, OnnxRuntimeNet) and not net.free_board:
+        return load_net(path)
+    return net
+
+
 def load_net(path: Path, backend: str = "cv2") -> cv2.dnn.Net | OnnxRuntimeNet:
     """An ONNX network for ``cv2.dnn``, on OpenCV 5's classic engine where there is one
     (same outputs, faster on one core than the new default engine; OpenCV 4 has only it),
@@ -834,7 +837,8 @@ def closer_look(
     A camera far from the tray, or a big photo of a few dice, leaves dice of a few board
     pixels, which the finder half misses. The dice it did find say where the others
     are: the box around them, ``SMALL_MARGIN`` dice wide on every side, is looked at
-    again at the scale that makes them TARGET_DIE wide (or fills the board with it).
+    again at the scale that makes them TARGET_DIE wide (or fills a board of up to
+    WIDE_BOARD px with it).
 
     A taught set's dice are ``taught`` px (``DiceProfile.size``), whatever the finder
     made of them at a few board px: that side sets the margin and the scale, and a spot
