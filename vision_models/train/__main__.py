@@ -78,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
         "--courts-seed", type=int, default=3, help="the court stage's seed, added to SEED"
     )
     args = parser.parse_args(argv)
+    if args.warm is not None:
+        missing = [n for n in ("finder.onnx", "faces.onnx") if not (args.warm / n).is_file()]
+        if missing:
+            parser.error(f"--warm {args.warm}: no {' or '.join(missing)} there to fine-tune")
     args.out.mkdir(parents=True, exist_ok=True)
 
     random.seed(SEED)
