@@ -7,6 +7,7 @@ numpy<2): ``make test-render3d``. Without bpy they are skipped.
 
 from __future__ import annotations
 
+import json
 import math
 from pathlib import Path
 
@@ -167,3 +168,17 @@ def test_a_stopped_run_carries_on_with_only_the_missing_photos(
     assert "1 photos to render" in out and "train-000001.jpg" in out
     assert label.read_text() == first
     assert len(list(tmp_path.glob("images/*/*.jpg"))) == 3
+
+
+@pytest.mark.slow
+def test_a_tables_evening_is_one_make_of_dice_throw_after_throw(tmp_path: Path) -> None:
+    from vision_models.render3d.__main__ import main
+
+    # given two throws of table 2's poker dice, rendered small
+    args = ["--root", str(tmp_path), "--train", "0", "--test", "2", "--max-side", "96"]
+    assert main([*args, "--samples", "1", "--threads", "2", "--table", "2", "--kind", "cards"]) == 0
+    # then both photos show the table's one held-out make of card dice, and say so
+    notes = [json.loads(p.read_text()) for p in sorted(tmp_path.glob("notes/test/*.json"))]
+    assert len(notes) == 2 and {n["table"] for n in notes} == {2}
+    assert {n["kind"] for n in notes} == {"cards"}
+    assert notes[0]["families"] == notes[1]["families"] and notes[0]["held_out"]

@@ -343,3 +343,31 @@ def test_training_reads_the_cache_in_index_order_up_to_the_count_asked(tmp_path:
     assert {p.source for p in every} == {"render3d"}
     # and an empty or missing cache gives nothing rather than failing
     assert data.load_render3d(None, tmp_path / "none") == []
+
+
+def test_one_tables_photos_show_one_make_of_dice_on_one_tray_under_one_camera() -> None:
+    # given one table's evening on the test split
+    plans = [
+        looks.table_plan(3, dataset.plan_seed(0, "test", i), "test", "cards") for i in range(30)
+    ]
+    # then every throw shows the same make, size, tray and camera, a held-out make at that
+    makes = {d for p in plans for d in p.dice}
+    assert len(makes) == 1 and looks.look_held_out(next(iter(makes)))
+    assert {p.dice[0].face for p in plans} == {"card"}
+    assert len({p.side_mm[0] for p in plans}) == 1 and len({p.tray for p in plans}) == 1
+    assert len({(p.camera.lens_mm, p.camera.tilt_deg, p.camera.sensor) for p in plans}) == 1
+    # and the throws themselves differ: how many dice, the lights, the seeds
+    assert len({len(p.dice) for p in plans}) > 1 and len({p.lights for p in plans}) == 30
+    # while another table brings other dice
+    assert looks.table_plan(4, plans[0].seed, "test", "cards").dice[0] != plans[0].dice[0]
+
+
+def test_a_training_table_never_shows_a_held_out_make() -> None:
+    for table in range(50):
+        plan = looks.table_plan(table, 1, "train", "pips")
+        assert looks.held_out_families(plan) == set()
+
+
+def test_a_table_of_mixed_dice_is_refused_by_name() -> None:
+    with pytest.raises(ValueError, match="kind must be pips or cards"):
+        looks.table_plan(1, 1, "test", "mixed")

@@ -31,9 +31,20 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "--sheet", type=Path, default=None, help="write a contact sheet PNG of the cache and stop"
     )
     p.add_argument("--split", choices=("train", "test"), default="train", help="for --sheet")
+    p.add_argument(
+        "--table",
+        type=int,
+        default=None,
+        help="render one table's evening instead: set N of dice (a held-out make on the test "
+        "split) thrown on one tray under one camera, for teaching (default root: "
+        "v<VERSION>-table<N>-<kind> beside the cache)",
+    )
+    p.add_argument(
+        "--kind", choices=("pips", "cards"), default="pips", help="the table's dice, for --table"
+    )
     args = p.parse_args(argv)
-    for name in ("train", "test", "seed"):
-        if getattr(args, name) < 0:
+    for name in ("train", "test", "seed", "table"):
+        if (getattr(args, name) or 0) < 0:
             p.error(f"--{name} must not be negative")
     for name in ("samples", "threads", "max_side"):
         if getattr(args, name) < 1:
@@ -44,6 +55,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     root = args.root or dataset.default_root()
+    if args.table is not None and args.root is None:
+        root = root.with_name(f"{root.name}-table{args.table}-{args.kind}")
     if args.sheet is not None:
         try:
             sheet = dataset.contact_sheet(root, args.split)
@@ -71,7 +84,11 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     for n, (split, i) in enumerate(todo, start=1):
         t0 = time.monotonic()
-        plan = looks.scene_plan(dataset.plan_seed(args.seed, split, i), split)
+        seed = dataset.plan_seed(args.seed, split, i)
+        if args.table is None:
+            plan = looks.scene_plan(seed, split)
+        else:
+            plan = looks.table_plan(args.table, seed, split, args.kind)
         render = blender.render(
             plan, samples=args.samples, threads=args.threads, max_side=args.max_side
         )
@@ -89,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
             },
             "seconds": round(time.monotonic() - t0, 1),
         }
+        if args.table is not None:
+            notes["table"] = args.table
         dice = [dataset.LabelledDie(d.face, d.value, d.box) for d in render.dice]
         path = dataset.write_photo(
             root, split, i, render.image, dice, notes, jpeg_quality=plan.camera.jpeg

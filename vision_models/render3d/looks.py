@@ -10,7 +10,7 @@ photo, so a reader can be measured on dice, art and trays it never saw.
 from __future__ import annotations
 
 import colorsys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -271,6 +271,58 @@ def _draw(rng: np.random.Generator, seed: int, split: str, kind: str | None) -> 
         tray_colour=_hsv(rng.random(), rng.uniform(0.1, 0.8), rng.uniform(0.1, 0.85)),
         lights=light_plans(rng),
         camera=camera_plan(rng),
+        clutter=clutter,
+    )
+
+
+def look_held_out(look: DieLook) -> set[str]:
+    """The held-out families one make of dice shows."""
+    mine = {"body": look.body}
+    if look.face == "pips":
+        mine.update(pips=look.pips, emblem=look.emblem)
+    else:
+        mine["card_art"] = look.card_art
+    return {f for axis, f in mine.items() if f in HELD_OUT[axis]}
+
+
+def table_plan(table: int, seed: int, split: str, kind: str = "pips") -> ScenePlan:
+    """Photo ``seed`` of one table's evening: one set of dice of one make, thrown again and
+    again on one tray under one fixed camera, the room's light and clutter changing.
+
+    What a table teaches its dice from (issue 24): ``table`` draws the set, the tray and
+    the camera; a ``test`` table's dice are of a held-out make. ``kind``: "pips" or
+    "cards" (a table plays one kind of dice)."""
+    if kind not in ("pips", "cards"):
+        raise ValueError(f"a table's kind must be pips or cards, not {kind!r}")
+    rng = np.random.default_rng([table, 11])
+    face = "pips" if kind == "pips" else "card"
+    for _ in range(200):
+        look = die_look(rng, face, split)
+        if split == "train" or look_held_out(look):
+            break
+    else:  # pragma: no cover
+        raise RuntimeError("could not draw a held-out make of dice")
+    side = float(rng.uniform(*SIDE_MM))
+    tray = _choice(rng, allowed("tray", TRAYS, split))
+    tray_colour = _hsv(rng.random(), rng.uniform(0.1, 0.8), rng.uniform(0.1, 0.85))
+    camera = camera_plan(rng)
+    throw = np.random.default_rng(seed)
+    n = int(throw.choice((3, 4, 5, 5, 5, 5, 6)))
+    clutter = tuple(_choice(throw, CLUTTER) for _ in range(int(throw.choice((0, 0, 1, 2)))))
+    return ScenePlan(
+        seed=seed,
+        split=split,
+        kind=kind,
+        dice=(look,) * n,
+        side_mm=(side,) * n,
+        tray=tray,
+        tray_colour=tray_colour,
+        lights=light_plans(throw),
+        camera=replace(
+            camera,
+            shake_px=float(throw.uniform(0, 6)) if throw.random() < 0.1 else 0.0,
+            noise=float(throw.uniform(0, 4)),
+        ),
         clutter=clutter,
     )
 

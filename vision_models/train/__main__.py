@@ -67,6 +67,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--faces-width", type=int, default=128, help="channels of the face network's 6x6 stage"
     )
+    parser.add_argument(
+        "--render3d-min-side",
+        type=float,
+        default=0.0,
+        help="the face stage leaves out 3D renders' dice under this side (photo px)",
+    )
     parser.add_argument("--only", choices=("finder", "faces", "courts"), default=None)
     parser.add_argument(
         "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
@@ -177,12 +183,13 @@ def main(argv: list[str] | None = None) -> int:
         seen.update(zip(map(id, hold_photos), hold_views, strict=True))
         found = np.concatenate(views)
         log(f"finder saw {np.isfinite(found[:, 0]).mean():.1%} of the training dice")
+
         # tray-multicolor's many-coloured small dice are the hardest: they count twice
-        patches = [
-            q
-            for p in tray_fit + fit_photos + crops
-            for q in data.patches_of(p, rng, seen=seen.get(id(p)))
-        ]
+        def samples(p: data.Photo) -> list[data.Patch]:
+            least = args.render3d_min_side if p.source == "render3d" else 0.0
+            return data.patches_of(p, rng, seen=seen.get(id(p)), min_side=least)
+
+        patches = [q for p in tray_fit + fit_photos + crops for q in samples(p)]
         log(f"face patches: {len(patches)} + {len(hard)} hard negatives")
         faces = fit.train_faces(
             patches + hard,
@@ -193,13 +200,14 @@ def main(argv: list[str] | None = None) -> int:
             lr=args.warm_lr if args.warm else 3e-3,
             last=args.faces_width,
         )
-        hold = [q for p in hold_photos for q in data.patches_of(p, rng, seen=seen[id(p)])]
+        hold = [q for p in hold_photos for q in samples(p)]
         figures = fit.calibrate_and_export(
             faces, hold, args.out / "faces.onnx", CROP_SPAN, FACE_INPUT, log
         )
         report["faces"] = {
             "steps": args.faces_steps,
             "width": args.faces_width,
+            "render3d_min_side": args.render3d_min_side,
             "patches": len(patches),
             "hard_negatives": len(hard),
             **figures,

@@ -314,11 +314,14 @@ def patches_of(
     rng: np.random.Generator,
     backgrounds: int = 3,
     seen: np.ndarray | None = None,
+    min_side: float = 0.0,
 ) -> list[Patch]:
     """Every die of a photo, plus bits of table and half-dice labelled "not a die".
 
     ``seen`` (n, 3): where the reader's finder saw each die (see :class:`Patch`), NaN
-    where it missed it.
+    where it missed it. Dice under ``min_side`` px give no sample: a die of a few pixels
+    cut up to the face crop's size is a blur no camera at the table shows (still no
+    table either, so bits of table keep clear of it).
     """
     views: list[tuple[float, float, float] | None] = [None] * len(photo.centres)
     if seen is not None:
@@ -328,13 +331,15 @@ def patches_of(
     out = [
         Patch(cut_patch(photo.image, c, float(s)), int(k), photo.source, v)
         for c, s, k, v in zip(photo.centres, photo.sides, photo.classes, views, strict=True)
+        if s >= min_side
     ]
     if photo.source == "single-die-crops":
         return out
     h, w = photo.image.shape[:2]
     typical = float(np.median(photo.sides))
+    dice = len(out)
     for _ in range(backgrounds * 4):
-        if len(out) >= len(photo.centres) + backgrounds * 2:
+        if len(out) >= dice + backgrounds * 2:
             break
         if rng.random() < 0.5 and len(photo.centres):
             # off-centre: half a die in view, the detector's near misses
