@@ -356,6 +356,9 @@ def test_one_tables_photos_show_one_make_of_dice_on_one_tray_under_one_camera() 
     assert {p.dice[0].face for p in plans} == {"card"}
     assert len({p.side_mm[0] for p in plans}) == 1 and len({p.tray for p in plans}) == 1
     assert len({(p.camera.lens_mm, p.camera.tilt_deg, p.camera.sensor) for p in plans}) == 1
+    # and the camera does not follow the dice: it frames the one tray, as a table's does
+    assert len({(p.camera.reach_cm, p.tray_cm) for p in plans}) == 1
+    assert plans[0].camera.reach_cm > 0 and plans[0].tray_cm > 0
     # and the throws themselves differ: how many dice, the lights, the seeds
     assert len({len(p.dice) for p in plans}) > 1 and len({p.lights for p in plans}) == 30
     # while another table brings other dice

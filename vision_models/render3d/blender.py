@@ -659,7 +659,8 @@ def _at_rest(matrix: np.ndarray, extent: float) -> bool:
 
 
 def _camera(scene: bpy.types.Scene, plan: ScenePlan, rng: np.random.Generator, dice, max_side: int):
-    """The camera aimed at the thrown dice, from the plan's tilt, far enough to frame them."""
+    """The camera aimed at the thrown dice, from the plan's tilt, far enough to frame them;
+    a table's fixed camera (``reach_cm``) aimed at the tray's centre wherever they lie."""
     cam = plan.camera
     width, height = cam.sensor
     scale = min(1.0, max_side / max(width, height))
@@ -670,6 +671,9 @@ def _camera(scene: bpy.types.Scene, plan: ScenePlan, rng: np.random.Generator, d
     reach = float(np.max(np.linalg.norm(centres[:, :2] - target[:2], axis=1))) + 2.5
     fov_short = 2 * math.atan(36.0 / 2 / cam.lens_mm * min(width, height) / max(width, height))
     distance = reach / math.tan(fov_short / 2) * float(rng.uniform(0.9, 1.6))
+    if cam.reach_cm > 0:
+        target = np.zeros(3)
+        distance = cam.reach_cm / math.tan(fov_short / 2)
     distance = max(distance, 12.0)
     tilt = math.radians(cam.tilt_deg)
     eye = target + distance * np.array(
@@ -793,7 +797,9 @@ def render(
     rng = np.random.default_rng([plan.seed, 3])
     scene = new_scene(threads)
     bpy.ops.rigidbody.world_add()
-    extent = float(np.clip(2.2 * math.sqrt(len(plan.dice)) * np.mean(plan.side_mm) / 10, 5, 25))
+    extent = plan.tray_cm or float(
+        np.clip(2.2 * math.sqrt(len(plan.dice)) * np.mean(plan.side_mm) / 10, 5, 25)
+    )
     _tray(plan, rng, extent)
     _clutter(plan, rng, extent)
     dice = _throw(plan, rng, extent)

@@ -80,6 +80,8 @@ class CameraPlan:
     shake_px: float  # motion blur length on the full-size photo
     noise: float  # sensor noise sigma (0..255 scale)
     jpeg: int
+    reach_cm: float = 0.0  # a table's fixed camera frames this far round the tray's centre
+    # (0: it frames the thrown dice, wherever they lie)
 
 
 @dataclass(frozen=True)
@@ -96,6 +98,7 @@ class ScenePlan:
     lights: tuple[LightPlan, ...]
     camera: CameraPlan
     clutter: tuple[str, ...]
+    tray_cm: float = 0.0  # the tray's half side (0: sized to the dice thrown)
 
 
 def _choice(rng: np.random.Generator, options: tuple[str, ...] | list[str]) -> str:
@@ -287,7 +290,8 @@ def look_held_out(look: DieLook) -> set[str]:
 
 def table_plan(table: int, seed: int, split: str, kind: str = "pips") -> ScenePlan:
     """Photo ``seed`` of one table's evening: one set of dice of one make, thrown again and
-    again on one tray under one fixed camera, the room's light and clutter changing.
+    again into one tray under one fixed camera (the dice the same size in every photo),
+    the room's light and clutter changing.
 
     What a table teaches its dice from (issue 24): ``table`` draws the set, the tray and
     the camera; a ``test`` table's dice are of a held-out make. ``kind``: "pips" or
@@ -306,6 +310,8 @@ def table_plan(table: int, seed: int, split: str, kind: str = "pips") -> ScenePl
     tray = _choice(rng, allowed("tray", TRAYS, split))
     tray_colour = _hsv(rng.random(), rng.uniform(0.1, 0.8), rng.uniform(0.1, 0.85))
     camera = camera_plan(rng)
+    half = float(np.clip(2.2 * np.sqrt(6) * side / 10, 5, 25))  # a tray for six dice
+    reach = half * float(rng.uniform(0.9, 1.3))
     throw = np.random.default_rng(seed)
     n = int(throw.choice((3, 4, 5, 5, 5, 5, 6)))
     clutter = tuple(_choice(throw, CLUTTER) for _ in range(int(throw.choice((0, 0, 1, 2)))))
@@ -322,8 +328,10 @@ def table_plan(table: int, seed: int, split: str, kind: str = "pips") -> ScenePl
             camera,
             shake_px=float(throw.uniform(0, 6)) if throw.random() < 0.1 else 0.0,
             noise=float(throw.uniform(0, 4)),
+            reach_cm=reach,
         ),
         clutter=clutter,
+        tray_cm=half,
     )
 
 
