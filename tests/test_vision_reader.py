@@ -312,7 +312,7 @@ def test_given_a_spot_beside_a_stronger_one_reading_its_face_when_one_die_then_r
     spots = [_spot(100.0, 11), second]
     looks = []
 
-    def faces_read(crops):
+    def faces_read(crops, allowed):
         looks.append(crops)
         probs = np.full((len(crops), BACKGROUND + 1), 0.0)
         probs[:, spots[0].probs.argmax()] = between
@@ -336,7 +336,9 @@ def test_given_two_close_spots_reading_one_pip_face_when_reported_then_both_are_
     # dice side by side), and a crop between them that would read a three whole
     spots = [_spot(100.0, 2), _spot(130.0, 2, side=40.0, heat=0.3)]
     three = np.eye(BACKGROUND + 1)[2]
-    monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(three, (len(crops), 1)))
+    monkeypatch.setattr(
+        reader, "_run_faces", lambda crops, allowed: np.tile(three, (len(crops), 1))
+    )
     # when each die is to be reported once, then both are: a pip face's print is not in
     # parts that the finder finds apart
     assert reader._one_per_die(felt(), spots, ANY) == spots
@@ -499,7 +501,7 @@ def test_given_small_things_inside_a_big_spot_when_read_as_faces_then_only_dice_
     def finder_sees(*args, **kwargs):
         return found, np.full(len(inner), 30.0, np.float32), np.ones(len(inner), np.float32)
 
-    def faces_read(crops):
+    def faces_read(crops, allowed):
         probs = np.full((len(crops), BACKGROUND + 1), 0.001)
         probs[np.arange(len(crops)), inner[: len(crops)]] = 0.99
         return probs
@@ -508,7 +510,7 @@ def test_given_small_things_inside_a_big_spot_when_read_as_faces_then_only_dice_
     monkeypatch.setattr(reader, "_run_faces", faces_read)
     # when the reader asks whether the spot is a huddle of smaller dice
     image = felt()
-    answer = reader._huddle(image, image, 1.0, centres, sides)
+    answer = reader._huddle(image, image, 1.0, centres, sides, ANY)
     # then it is one only when two or more of them are faces other than a one
     assert answer is huddle
 
@@ -555,7 +557,9 @@ def test_given_three_frames_of_a_pip_game_when_voted_then_pip_faces_only(reader,
     frames = [throw([1, 1, 1], seed=s)[0] for s in range(3)]
     probs = np.zeros(BACKGROUND + 1)
     probs[[6, 0, BACKGROUND]] = [0.6, 0.39, 0.01]
-    monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(probs, (len(crops), 1)))
+    monkeypatch.setattr(
+        reader, "_run_faces", lambda crops, allowed: np.tile(probs, (len(crops), 1))
+    )
     # when voted on for a game of pip dice, then every die is a one, as sure as that leaves it
     reading = read_votes(frames, reader, faces="pips")
     assert [(d.face, d.value) for d in reading.dice] == [("pips", 1)] * 3
@@ -602,9 +606,9 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
     batches = []
     run_faces = reader._run_faces
 
-    def spy(crops):
+    def spy(crops, allowed):
         batches.append(crops)
-        return run_faces(crops)
+        return run_faces(crops, allowed)
 
     # when both are named
     reader._run_faces = spy
@@ -614,7 +618,7 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
         del reader._run_faces
     # then the blank die was looked at twice more: half-turned, then through a crop
     # ZOOM_OUT times wider, and the three looks were averaged
-    first = run_faces(batches[0])
+    first = run_faces(batches[0], ANY)
     assert first[0].max() < DECISIVE
     unsure = [i for i in range(2) if first[i].max() < DECISIVE]
     assert len(batches) == 2 and len(batches[1]) == 2 * len(unsure)
@@ -622,7 +626,7 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
     np.testing.assert_array_equal(batches[1][2 * k], np.rot90(batches[0][0], 2))
     wide = face_crop(image, centres[0], ZOOM_OUT * sides[0])
     np.testing.assert_array_equal(batches[1][2 * k + 1], wide)
-    looks = run_faces([batches[0][0], batches[1][2 * k], wide])
+    looks = run_faces([batches[0][0], batches[1][2 * k], wide], ANY)
     np.testing.assert_allclose(probs[0], looks.mean(0), atol=1e-6)
 
 
@@ -633,11 +637,11 @@ def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader)
     image = felt()
     cv2.circle(image, (320, 320), 25, (90, 90, 90), -1)
     centre = np.array([(320.0, 320.0)], np.float32)
-    first = reader._run_faces([face_crop(image, centre[0], 60.0)])
+    first = reader._run_faces([face_crop(image, centre[0], 60.0)], ANY)
     assert first[0][BACKGROUND] >= 0.5 and first[0].max() < DECISIVE
     calls = []
     run_faces = reader._run_faces
-    reader._run_faces = lambda crops: calls.append(len(crops)) or run_faces(crops)
+    reader._run_faces = lambda crops, allowed: calls.append(len(crops)) or run_faces(crops, allowed)
     try:
         # when it is named with a heat below a sure die's
         reader._name_faces(
@@ -677,7 +681,7 @@ def test_given_a_die_read_as_a_court_when_named_then_the_court_network_shares_ou
     first = np.full((2, BACKGROUND + 1), 0.0)
     first[0, [8, 9, 10, 12]] = [0.05, 0.6, 0.3, 0.05]
     first[1, [3, 12]] = [0.999, 0.001]
-    monkeypatch.setattr(reader, "_run_faces", lambda crops: first[: len(crops)].copy())
+    monkeypatch.setattr(reader, "_run_faces", lambda crops, allowed: first[: len(crops)].copy())
     monkeypatch.setattr(reader_module, "DECISIVE", 0.5)  # one look each
     courts = _CourtNet([[0.1, 0.2, 0.7], [0.1, 0.1, 0.8]])
     monkeypatch.setattr(reader, "_courts", courts)
@@ -755,7 +759,9 @@ def test_given_a_die_read_as_a_jack_or_a_two_when_the_game_names_its_dice_then_o
     draw_die(image, (320, 320), 2, side=60)
     probs = np.zeros(BACKGROUND + 1)
     probs[[8, 1, BACKGROUND]] = [0.7, 0.25, 0.05]
-    monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(probs, (len(crops), 1)))
+    monkeypatch.setattr(
+        reader, "_run_faces", lambda crops, allowed: np.tile(probs, (len(crops), 1))
+    )
     courts = _CourtNet([[1.0, 0.0, 0.0]] * 4)
     monkeypatch.setattr(reader, "_courts", courts)
     # when it is read for a game of that kind of dice
@@ -777,7 +783,9 @@ def test_given_a_second_peak_on_an_ace_when_the_game_is_poker_dice_then_the_merg
     spots = [_spot(100.0, 11), _spot(130.0, 11, side=40.0, heat=0.6)]
     between = np.zeros(BACKGROUND + 1)
     between[[11, 0, BACKGROUND]] = [0.6, 0.35, 0.05]
-    monkeypatch.setattr(reader, "_run_faces", lambda crops: np.tile(between, (len(crops), 1)))
+    monkeypatch.setattr(
+        reader, "_run_faces", lambda crops, allowed: np.tile(between, (len(crops), 1))
+    )
     # when each die is to be reported once, then in a poker-dice game the ace is whole
     # (0.6 of the 0.65 left to card faces and "not a die"), so the spots are one die
     assert len(reader._one_per_die(felt(), spots, face_mask(faces))) == kept

@@ -86,8 +86,9 @@ GAIN = 0.02
 SIZED_DICE = 3
 ONE = face_class("pips", 1)
 
-#: crops -> (features (n, 128), the network's face probabilities (n, 13))
-Embed = Callable[[Sequence[np.ndarray]], tuple[np.ndarray, np.ndarray]]
+#: crops and the set's kind of dice ("pips", "card" or None) -> (features (n, 128), the
+#: network's face probabilities (n, 13)): a set of poker dice may have its own network
+Embed = Callable[[Sequence[np.ndarray], str | None], tuple[np.ndarray, np.ndarray]]
 
 
 class ProfileError(ScorerError):
@@ -119,9 +120,12 @@ class DieSize:
     frame: tuple[int, int]
 
 
-def model_digest(path: Path) -> str:
-    """A short fingerprint of the face network whose features a profile holds."""
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+def model_digest(*paths: Path) -> str:
+    """A short fingerprint of the face networks whose features a profile holds."""
+    digest = hashlib.sha256()
+    for path in paths:
+        digest.update(Path(path).read_bytes())
+    return digest.hexdigest()[:16]
 
 
 class DiceProfile:
@@ -194,9 +198,9 @@ class DiceProfile:
         if len(measured) != len(crops) or any(not v >= 0.0 for v in measured):
             raise ProfileError("every taught crop needs one side of 0 px or more")
         where = (int(frame[0]), int(frame[1])) if frame is not None else None
-        features, probs = _described(crops, embed)
-        if kinds:
-            self.kind = next(iter(kinds))
+        kind = next(iter(kinds)) if kinds else self.kind
+        features, probs = _described(crops, embed, kind)
+        self.kind = kind
         for crop, label, fix, side in zip(crops, labels, fixes, measured, strict=True):
             crop = np.ascontiguousarray(crop, np.uint8)
             self.examples.append(Example(crop, label, source, fix, side=side, frame=where))
@@ -414,7 +418,7 @@ class DiceProfile:
             if embed is None:
                 raise ProfileError(f"{path} was taught with another face network")
             log.info("dice profile %s: described again for face network %s", path, model)
-            features, probs = _described([e.crop for e in profile.examples], embed)
+            features, probs = _described([e.crop for e in profile.examples], embed, profile.kind)
             profile.model = model or profile.model
         profile._features = _unit(features.astype(np.float32))
         profile._probs = probs.astype(np.float32)
@@ -434,13 +438,15 @@ def _size_of(row: dict) -> tuple[float, tuple[int, int] | None]:
     return float(row.get("side") or 0.0), (width, height)
 
 
-def _described(crops: Sequence[np.ndarray], embed: Embed) -> tuple[np.ndarray, np.ndarray]:
+def _described(
+    crops: Sequence[np.ndarray], embed: Embed, kind: str | None
+) -> tuple[np.ndarray, np.ndarray]:
     """Unit features and the network's probabilities of each crop in TURNS quarter turns
     (TURNS rows a crop)."""
     turned = [np.ascontiguousarray(np.rot90(c, t)) for c in crops for t in range(TURNS)]
     if not turned:
         return np.zeros((0, 128), np.float32), np.zeros((0, FACE_CLASSES), np.float32)
-    features, probs = embed(turned)
+    features, probs = embed(turned, kind)
     n = len(turned)
     features = np.asarray(features, np.float32).reshape(n, -1)
     return _unit(features), np.asarray(probs, np.float32).reshape(n, FACE_CLASSES)

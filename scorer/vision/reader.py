@@ -25,7 +25,7 @@ import numpy as np
 
 from scorer.dice import BACKGROUND, CARDS, card_rank, class_face
 from scorer.errors import ScorerError
-from scorer.vision.profile import EMBEDDING, OUTPUT, DiceProfile
+from scorer.vision.profile import EMBEDDING, OUTPUT, DiceProfile, model_digest
 from scorer.vision.reading import (
     BACKENDS,
     DEFAULT_THRESHOLD,
@@ -48,6 +48,8 @@ CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
 COURT_INPUT = 64
 COURT_SPAN = 1.3
 COURTS = slice(8, 11)  # classes of the jack, queen and king
+#: the poker dice's own face network, read in a game of cards where it is there
+CARD_FACES = "faces-cards.onnx"
 #: one court look is enough above this; otherwise its three other quarter turns vote too
 COURT_DECISIVE = 0.95
 #: heat above which a spot is reported as a die even when its face cannot be read
@@ -162,6 +164,10 @@ class Reader:
                 raise ModelMissing(f"no {name} in {folder}: run `make train` to build it")
             nets.append(load_net(path, backend))
         self._finder, self._faces, self._courts = nets
+        #: a face network for poker dice alone, where trained (``CARD_FACES``): a game
+        #: that names its dice as cards reads them with it
+        cards = folder / CARD_FACES
+        self._card_faces = load_net(cards, backend) if cards.is_file() else None
         # the survey's own copy of the finder, and one for closer looks on a board of the
         # photo's own shape (``WIDE_BOARD``): cv2.dnn re-plans a network whose input size
         # changes, which cost more than a copy's memory
@@ -285,7 +291,7 @@ class Reader:
                 self._wide, small, scale, board_shape(small.shape[:2])
             )
             return self._named(image, area, centres, sides, heats, allowed), scale, side
-        big = self._big_dice(part, small, scale)
+        big = self._big_dice(part, small, scale, allowed)
         if side and not (big and big <= TAUGHT_SPREAD * side):
             scale = min(scale, TARGET_DIE / side)
             small = shrink(part, scale)
@@ -351,7 +357,7 @@ class Reader:
         if not len(odd):
             return probs
         crops, _ = upright_looks(image, centres[odd], np.full(len(odd), typical, np.float32))
-        again = restricted(self._run_faces(crops), allowed)
+        again = restricted(self._run_faces(crops, allowed), allowed)
         probs = probs.copy()
         for i, p in zip(odd, again, strict=True):
             if p[BACKGROUND] >= 0.5:
@@ -393,9 +399,11 @@ class Reader:
         (x0, y0), (x1, y1) = stronger.centre, weaker.centre
         side = max(stronger.side, weaker.side) + math.dist(stronger.centre, weaker.centre)
         crop = face_crop(image, ((x0 + x1) / 2, (y0 + y1) / 2), side)
-        return bool(restricted(self._run_faces([crop]), allowed)[0, face] >= WHOLE)
+        return bool(restricted(self._run_faces([crop], allowed), allowed)[0, face] >= WHOLE)
 
-    def _big_dice(self, image: np.ndarray, small: np.ndarray, scale: float) -> float:
+    def _big_dice(
+        self, image: np.ndarray, small: np.ndarray, scale: float, allowed: np.ndarray
+    ) -> float:
         """The side (image px) of dice too big for the finder at ``scale``, or 0.
 
         A survey at half that scale sees them whole. Its strong spots must be big in the
@@ -411,12 +419,14 @@ class Reader:
         )
         if not len(sides) or np.median(sides) * scale <= BIG_DIE:
             return 0.0
-        probs = self._run_faces(upright_looks(image, centres, sides)[0])
+        probs = self._run_faces(upright_looks(image, centres, sides)[0], allowed)
         read = (probs[:, :BACKGROUND].max(1) >= SURVEY_SURE) & (probs[:, BACKGROUND] < 0.5)
         if not read.any():
             return 0.0
         side = float(np.median(sides[read]))
-        if side * scale <= BIG_DIE or self._huddle(image, small, scale, centres[read], sides[read]):
+        if side * scale <= BIG_DIE or self._huddle(
+            image, small, scale, centres[read], sides[read], allowed
+        ):
             return 0.0
         return side
 
@@ -427,6 +437,7 @@ class Reader:
         scale: float,
         centres: np.ndarray,
         sides: np.ndarray,
+        allowed: np.ndarray,
     ) -> bool:
         """Whether most of the survey's big spots are huddles of smaller dice, as the
         finder sees them at full scale.
@@ -437,7 +448,7 @@ class Reader:
         as any other face are dice.
         """
         found, found_sides, _ = find_on_board(self._finder, small, scale, FINDER_INPUT, SURVEY_HEAT)
-        if self._huddles(image, found, found_sides, centres, sides):
+        if self._huddles(image, found, found_sides, centres, sides, allowed):
             return True
         # dice a few board px wide, as a far camera leaves them, are found on a wider board
         wide = min(scale * WIDE_BOARD / FINDER_INPUT, 1.0)
@@ -447,7 +458,7 @@ class Reader:
         found, found_sides, _ = find_on_board(
             self._wide, nearer, wide, board_shape(nearer.shape[:2]), SURVEY_HEAT
         )
-        return self._huddles(image, found, found_sides, centres, sides)
+        return self._huddles(image, found, found_sides, centres, sides, allowed)
 
     def _huddles(
         self,
@@ -456,6 +467,7 @@ class Reader:
         found_sides: np.ndarray,
         centres: np.ndarray,
         sides: np.ndarray,
+        allowed: np.ndarray,
     ) -> bool:
         """Whether most big spots (``centres``, ``sides``) hold the ``found`` dice of a
         huddle (``_huddle``)."""
@@ -468,7 +480,7 @@ class Reader:
                 huddles += 1
             elif inside.sum() >= 2:
                 crops, _ = upright_looks(image, found[inside], found_sides[inside])
-                probs = self._run_faces(crops)[:, :BACKGROUND]
+                probs = self._run_faces(crops, allowed)[:, :BACKGROUND]
                 dice = (probs.max(1) >= SURVEY_SURE) & (probs.argmax(1) != 0)
                 huddles += int(dice.sum()) >= 2
         return 2 * huddles > len(sides)
@@ -484,7 +496,7 @@ class Reader:
         """Face probabilities (n, 13), averaged with a turned and a wider crop where one
         look is unsure (but not for faint spots already judged not to be dice)."""
         crops, turns = upright_looks(image, centres, sides)
-        probs = restricted(self._run_faces(crops), allowed)
+        probs = restricted(self._run_faces(crops, allowed), allowed)
         unsure = np.nonzero(
             (probs.max(1) < DECISIVE) & ((heats >= SURE_DIE) | (probs[:, BACKGROUND] < 0.5))
         )[0].tolist()
@@ -497,7 +509,7 @@ class Reader:
             for i, wide in zip(unsure, wider, strict=True):
                 looks += [np.ascontiguousarray(np.rot90(crops[i], r)) for r in TURNS]
                 looks.append(wide)
-            more = restricted(self._run_faces(looks), allowed)
+            more = restricted(self._run_faces(looks, allowed), allowed)
             more = more.reshape(len(unsure), len(TURNS) + 1, -1)
             for j, i in enumerate(unsure):
                 probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
@@ -532,25 +544,37 @@ class Reader:
     def _run_courts(self, crops: list[np.ndarray]) -> np.ndarray:
         return run_crops(self._courts, crops)
 
-    def _run_faces(self, crops: list[np.ndarray]) -> np.ndarray:
+    def _run_faces(self, crops: list[np.ndarray], allowed: np.ndarray) -> np.ndarray:
         if self.profile:
-            features, probs = self.embed(crops)
+            # a set's profile holds the features of its own kind's network
+            features, probs = self.embed(crops, self.profile.kind or dice_kind(allowed))
             return self.profile.rescore(features, probs)
-        return run_crops(self._faces, crops)
+        cards = self._card_faces is not None and dice_kind(allowed) == "card"
+        return run_crops(self._card_faces if cards else self._faces, crops)
 
-    def embed(self, crops: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def embed(
+        self, crops: Sequence[np.ndarray], kind: str | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """The face network's features (n, 128) and face probabilities (n, 13) of face
-        crops, untaught: what a dice profile keeps of a taught die. Always cv2.dnn, which
-        returns an inner layer's output by name."""
-        net = self._faces if self.backend == "cv2" else self._embedder()
+        crops, untaught: what a dice profile keeps of a taught die (``kind`` "card": the
+        poker dice's own network, where there is one). Always cv2.dnn, which returns an
+        inner layer's output by name."""
+        net = self._embedder("card" if kind == "card" and self._card_faces else "")
         net.setInput(cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0))
         probs, features = net.forward([OUTPUT, feature_layer(net)])
         n = len(crops)
         return np.array(features, np.float32).reshape(n, -1), np.array(probs).reshape(n, -1)
 
+    def faces_digest(self) -> str:
+        """A fingerprint of the face networks a profile's features come from."""
+        names = ("faces.onnx", CARD_FACES) if self._card_faces is not None else ("faces.onnx",)
+        return model_digest(*(self.model_dir / n for n in names))
+
     @functools.cache  # noqa: B019 (one reader a process; the net lives as long as it)
-    def _embedder(self) -> cv2.dnn.Net:
-        return load_net(self.model_dir / "faces.onnx")
+    def _embedder(self, kind: str) -> cv2.dnn.Net:
+        if self.backend == "cv2":
+            return self._card_faces if kind == "card" else self._faces
+        return load_net(self.model_dir / (CARD_FACES if kind == "card" else "faces.onnx"))
 
 
 # ---------------------------------------------------------------------- pieces
@@ -659,6 +683,11 @@ def face_mask(faces: str) -> np.ndarray:
     elif faces == "cards":
         allowed[:CARDS] = False
     return allowed
+
+
+def dice_kind(allowed: np.ndarray) -> str | None:
+    """ "card" where a game's ``face_mask`` leaves only card faces, else None."""
+    return None if allowed[:CARDS].any() else "card"
 
 
 def restricted(probs: np.ndarray, allowed: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 from scorer.dice import BACKGROUND, face_class
 from scorer.vision.evaluation import closer, match, wider
 from scorer.vision.labelled import LabelledPhoto
-from scorer.vision.profile import FILE_NAME, DiceProfile, ProfileError, model_digest
+from scorer.vision.profile import FILE_NAME, DiceProfile, ProfileError
 from scorer.vision.reader import Reader, face_crop
 
 log = logging.getLogger(__name__)
@@ -41,7 +41,7 @@ class TaughtDie:
 def open_profile(folder: str | Path, reader: Reader, *, create: bool = False) -> DiceProfile:
     """The profile in ``folder`` for this reader's face network (migrated if it was taught
     with another one); with ``create`` an empty one where there is none yet."""
-    digest = model_digest(reader.model_dir / "faces.onnx")
+    digest = reader.faces_digest()
     if create and not (Path(folder) / FILE_NAME).exists():
         return DiceProfile(Path(folder).name, model=digest)
     return DiceProfile.load(folder, reader.embed, digest)

@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from scorer.dice import CARDS
 from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN
 from vision_models.train import data, fit
 from vision_models.train.nets import FACE_INPUT, FINDER_INPUT
@@ -72,6 +73,13 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.0,
         help="the face stage leaves out 3D renders' dice under this side (photo px)",
+    )
+    parser.add_argument(
+        "--faces-kind",
+        choices=("any", "cards"),
+        default="any",
+        help="cards: a face network for poker dice alone (faces-cards.onnx), trained on the "
+        "card dice and on every photo's bits of table",
     )
     parser.add_argument("--only", choices=("finder", "faces", "courts"), default=None)
     parser.add_argument(
@@ -190,6 +198,8 @@ def main(argv: list[str] | None = None) -> int:
             return data.patches_of(p, rng, seen=seen.get(id(p)), min_side=least)
 
         patches = [q for p in tray_fit + fit_photos + crops for q in samples(p)]
+        if args.faces_kind == "cards":  # a poker-dice game never shows pips
+            patches = [q for q in patches if q.label >= CARDS]
         log(f"face patches: {len(patches)} + {len(hard)} hard negatives")
         faces = fit.train_faces(
             patches + hard,
@@ -201,10 +211,13 @@ def main(argv: list[str] | None = None) -> int:
             last=args.faces_width,
         )
         hold = [q for p in hold_photos for q in samples(p)]
+        if args.faces_kind == "cards":
+            hold = [q for q in hold if q.label >= CARDS]
+        name = "faces-cards" if args.faces_kind == "cards" else "faces"
         figures = fit.calibrate_and_export(
-            faces, hold, args.out / "faces.onnx", CROP_SPAN, FACE_INPUT, log
+            faces, hold, args.out / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log
         )
-        report["faces"] = {
+        report[name] = {
             "steps": args.faces_steps,
             "width": args.faces_width,
             "render3d_min_side": args.render3d_min_side,
