@@ -419,7 +419,7 @@ class Reader:
         )
         if not len(sides) or np.median(sides) * scale <= BIG_DIE:
             return 0.0
-        probs = self._run_faces(upright_looks(image, centres, sides)[0], allowed)
+        probs = self._run_faces(upright_looks(image, centres, sides)[0], allowed, taught=False)
         read = (probs[:, :BACKGROUND].max(1) >= SURVEY_SURE) & (probs[:, BACKGROUND] < 0.5)
         if not read.any():
             return 0.0
@@ -480,7 +480,7 @@ class Reader:
                 huddles += 1
             elif inside.sum() >= 2:
                 crops, _ = upright_looks(image, found[inside], found_sides[inside])
-                probs = self._run_faces(crops, allowed)[:, :BACKGROUND]
+                probs = self._run_faces(crops, allowed, taught=False)[:, :BACKGROUND]
                 dice = (probs.max(1) >= SURVEY_SURE) & (probs.argmax(1) != 0)
                 huddles += int(dice.sum()) >= 2
         return 2 * huddles > len(sides)
@@ -544,8 +544,13 @@ class Reader:
     def _run_courts(self, crops: list[np.ndarray]) -> np.ndarray:
         return run_crops(self._courts, crops)
 
-    def _run_faces(self, crops: list[np.ndarray], allowed: np.ndarray) -> np.ndarray:
-        if self.profile:
+    def _run_faces(
+        self, crops: list[np.ndarray], allowed: np.ndarray, taught: bool = True
+    ) -> np.ndarray:
+        """Face probabilities (n, 13) of crops; ``taught``: with the set's profile voting.
+        The scale a photo is read at is chosen untaught (``_big_dice``, ``_huddles``): a
+        vote names a set's faces, it does not know how big a spot of two dice is."""
+        if self.profile and taught:
             # a set's profile holds the features of its own kind's network
             features, probs = self.embed(crops, self.profile.kind or dice_kind(allowed))
             return self.profile.rescore(features, probs)
