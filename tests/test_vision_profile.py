@@ -297,3 +297,51 @@ def test_given_a_face_network_exported_under_other_names_when_taught_then_the_sa
     np.testing.assert_allclose(features, want_features, atol=1e-5)
     np.testing.assert_allclose(probs, want_probs, atol=1e-6)
     assert len(profile) == len(dice)
+
+
+def _embedding(top: int, sure: float, background: float = 0.0):
+    """A stand-in face network: every crop the same features, read as ``top`` at ``sure``."""
+    features = np.zeros(128, np.float32)
+    features[0] = 1.0
+
+    def embed(crops, kind=None):
+        probs = np.full((len(crops), 13), (1.0 - sure - background) / 11, np.float32)
+        probs[:, top] = sure
+        probs[:, 12] = background
+        return np.tile(features, (len(crops), 1)), probs
+
+    return embed, features
+
+
+def _taught_ones() -> DiceProfile:
+    """A set taught three ones from three photos, its gate opened as wide as it goes."""
+    embed, _ = _embedding(face_class("pips", 1), 0.9)
+    profile = DiceProfile("ones")
+    crop = np.zeros((48, 48, 3), np.uint8)
+    for n in range(3):
+        profile.teach([crop], [face_class("pips", 1)], f"photo {n}", embed)
+    profile.near = 0.7
+    return profile
+
+
+def test_given_a_set_taught_only_ones_when_a_sure_four_comes_near_then_it_stays_a_four():
+    # given a set that has shown only ones, and a die the network surely reads as a four
+    # whose features are as near the taught ones as they come
+    profile = _taught_ones()
+    embed, features = _embedding(face_class("pips", 4), 0.95)
+    _, probs = embed([None])
+    # when the set's vote is mixed in
+    read = profile.rescore(features[None], probs)
+    # then it stays a four: the set never showed a four, so it cannot vote one away
+    assert read[0].argmax() == face_class("pips", 4) and read[0, face_class("pips", 4)] > 0.9
+
+
+def test_given_a_set_of_dice_when_a_spot_the_network_calls_no_die_comes_near_then_still_no_die():
+    # given a set taught ones, and a spot the network takes for no die (a bottle cap)
+    profile = _taught_ones()
+    embed, features = _embedding(face_class("pips", 1), 0.05, background=0.9)
+    _, probs = embed([None])
+    # when the set's vote is mixed in
+    read = profile.rescore(features[None], probs)
+    # then it is still no die: taught dice say which face, not whether a spot is a die
+    assert read[0, 12] >= 0.9 - 1e-6

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.dice import BACKGROUND, FACE_CLASSES, FACES, class_face, face_class
+from scorer.dice import BACKGROUND, CARDS, FACE_CLASSES, FACES, class_face, face_class
 from scorer.errors import ScorerError
 
 log = logging.getLogger(__name__)
@@ -487,6 +487,20 @@ def _voted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray, near: float)
     votes /= np.maximum(votes.sum(1, keepdims=True), 1e-12)
     start = near + SURE * probs.max(1, keepdims=True)
     share = np.clip((top - start) / BLEND, 0.0, 1.0)
+    # the set never showed the face the network reads: the vote has no say on it, as far
+    # as the network is sure of it (a set taught only ones must not make every die a one)
+    shown = np.zeros(FACE_CLASSES, bool)
+    shown[np.unique(labels)] = True
+    faces = np.arange(CARDS, BACKGROUND) if shown[CARDS:BACKGROUND].any() else np.arange(CARDS)
+    first = faces[probs[:, faces].argmax(1)]  # among the set's kind of faces
+    unseen = ~shown[first] & (probs[:, faces].sum(1) > 0)
+    share[unseen, 0] *= 1.0 - probs[unseen, first[unseen]]
+    if not shown[BACKGROUND]:
+        # taught dice say which face a die shows, not that a spot the network takes for
+        # no die is one
+        junk = probs[:, BACKGROUND] >= 0.5
+        votes[junk] *= 1.0 - probs[junk, BACKGROUND : BACKGROUND + 1]
+        votes[junk, BACKGROUND] = probs[junk, BACKGROUND]
     return (1.0 - share) * probs + share * votes
 
 
