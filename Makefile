@@ -63,6 +63,8 @@ bench: $(TEST_STAMP)
 train: $(RUN_STAMP)
 	$(BIN)/pip install -q torch==2.13.0 onnx
 	$(BIN)/python -m vision_models.train --render3d 0
+	# the poker dice's own face network also learns from the first 400 3D renders (`make renders`)
+	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --render3d 400
 
 # Blender's bpy pins numpy<2 (and so OpenCV 4.11): the renderer gets a venv of its own.
 RENDER_VENV := .venv-render3d

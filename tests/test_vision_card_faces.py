@@ -13,7 +13,13 @@ import pytest
 from scorer.dice import face_class
 from scorer.vision import reader as reader_module
 from scorer.vision.profile import DiceProfile, model_digest
-from scorer.vision.reader import CARD_FACES, Reader, default_model_dir, face_crop
+from scorer.vision.reader import (
+    CARD_FACES,
+    Reader,
+    card_faces_named,
+    default_model_dir,
+    face_crop,
+)
 from tests.test_vision_reader import draw_die, felt
 
 pytestmark = pytest.mark.skipif(
@@ -48,19 +54,40 @@ def test_given_a_card_network_when_each_game_reads_then_only_poker_dice_use_it(
     used = []
     real = reader_module.run_crops
     monkeypatch.setattr(
-        reader_module, "run_crops", lambda net, crops: used.append(net) or real(net, crops)
+        reader_module,
+        "run_crops",
+        lambda net, crops: used.append((net, len(crops))) or real(net, crops),
     )
     # when a game of poker dice reads a throw
     reader.read(throw, faces="cards")
-    # then every die was named by the card network (the court network aside)
-    named = [n for n in used if n is not reader._courts]
-    assert named and all(n is reader._card_faces for n in named)
-    # and a pip game and a mixed tray name them with the general one
+    # then the card network named every crop the general one judged (die or no die)
+    cards = [n for net, n in used if net is reader._card_faces]
+    general = [n for net, n in used if net is reader._faces]
+    assert cards and cards == general
+    # and a pip game and a mixed tray never run it
     for faces in ("pips", "any"):
         used.clear()
         reader.read(throw, faces=faces)
-        named = [n for n in used if n is not reader._courts]
-        assert named and all(n is reader._faces for n in named)
+        assert used and all(net in (reader._faces, reader._courts) for net, _ in used)
+
+
+def test_given_both_networks_when_a_poker_die_is_named_then_faces_from_one_die_or_not_the_other():
+    # given the general network's reading (a third "not a die") and the card network's
+    # (sure of a king, with a little "not a die" of its own)
+    general = np.full((1, 13), 0.0)
+    general[0, face_class("card", 5)] = 2 / 3
+    general[0, 12] = 1 / 3
+    cards = np.full((1, 13), 0.0)
+    cards[0, face_class("card", 5)] = 0.72
+    cards[0, face_class("card", 4)] = 0.18
+    cards[0, 12] = 0.1
+    # when they are put together
+    probs = card_faces_named(general, cards)
+    # then the faces share the card network's odds, and "not a die" is the general one's
+    assert probs[0, 12] == pytest.approx(1 / 3)
+    assert probs[0, face_class("card", 5)] == pytest.approx(0.8 * 2 / 3)
+    assert probs[0, face_class("card", 4)] == pytest.approx(0.2 * 2 / 3)
+    assert probs.sum() == pytest.approx(1.0)
 
 
 def test_given_no_card_network_when_poker_dice_are_read_then_the_general_one_names_them(

@@ -554,8 +554,10 @@ class Reader:
             # a set's profile holds the features of its own kind's network
             features, probs = self.embed(crops, self.profile.kind or dice_kind(allowed))
             return self.profile.rescore(features, probs)
-        cards = self._card_faces is not None and dice_kind(allowed) == "card"
-        return run_crops(self._card_faces if cards else self._faces, crops)
+        probs = run_crops(self._faces, crops)
+        if self._card_faces is None or dice_kind(allowed) != "card":
+            return probs
+        return card_faces_named(probs, run_crops(self._card_faces, crops))
 
     def embed(
         self, crops: Sequence[np.ndarray], kind: str | None = None
@@ -564,11 +566,19 @@ class Reader:
         crops, untaught: what a dice profile keeps of a taught die (``kind`` "card": the
         poker dice's own network, where there is one). Always cv2.dnn, which returns an
         inner layer's output by name."""
-        net = self._embedder("card" if kind == "card" and self._card_faces else "")
-        net.setInput(cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0))
+        cards = kind == "card" and self._card_faces is not None
+        blob = cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0)
+        net = self._embedder("")
+        net.setInput(blob)
         probs, features = net.forward([OUTPUT, feature_layer(net)])
         n = len(crops)
-        return np.array(features, np.float32).reshape(n, -1), np.array(probs).reshape(n, -1)
+        probs = np.array(probs).reshape(n, -1)
+        if cards:
+            net = self._embedder("card")
+            net.setInput(blob)
+            named, features = net.forward([OUTPUT, feature_layer(net)])
+            probs = card_faces_named(probs, np.array(named).reshape(n, -1))
+        return np.array(features, np.float32).reshape(n, -1), probs
 
     def faces_digest(self) -> str:
         """A fingerprint of the face networks a profile's features come from."""
@@ -688,6 +698,16 @@ def face_mask(faces: str) -> np.ndarray:
     elif faces == "cards":
         allowed[:CARDS] = False
     return allowed
+
+
+def card_faces_named(general: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """Probabilities (n, 13) of poker dice: which face, from the card network (``cards``),
+    whether a die at all, from the general one (which has seen every real table's bits
+    of tray; the card network alone took 2 more of them for dice on the 2D held-out art,
+    ``vision_models/faces-cards.md``)."""
+    die = 1.0 - general[:, BACKGROUND:]
+    faces = cards[:, :BACKGROUND] / np.maximum(cards[:, :BACKGROUND].sum(1, keepdims=True), 1e-12)
+    return np.concatenate([faces * die, general[:, BACKGROUND:]], 1)
 
 
 def dice_kind(allowed: np.ndarray) -> str | None:

@@ -112,6 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     crops = data.load_crops()
     rendered = data.load_rendered(args.rendered, SEED + 1)
     physical = data.load_render3d(args.render3d) if args.render3d != 0 else []
+    if args.render3d and len(physical) < args.render3d:
+        parser.error(
+            f"--render3d {args.render3d}: only {len(physical)} 3D renders are cached "
+            "(`make renders` renders them, resumable)"
+        )
     log(
         f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered, "
         f"{len(physical)} rendered in 3D"
@@ -230,11 +235,16 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"no {finder_path}: train the finder first (leave out --only)")
         report["courts"] = train_courts(args, ren_fit + r3d_fit, ren_hold + r3d_hold, log)
     report["minutes"] = round((time.time() - t_start) / 60, 1)
+    stage = args.only
+    if args.faces_kind == "cards" and args.only == "faces":
+        # a second face network beside the first: its data kept apart from the first's
+        stage = "faces-cards"
+        report["faces-cards"]["photos"] = report.pop("photos")
     path = args.out / "train_report.json"
-    if args.only and path.is_file():
+    if stage and path.is_file():
         # one stage retrained: the other stages' figures still describe their networks
         kept = json.loads(path.read_text())
-        kept[f"{args.only} minutes"] = report.pop("minutes")
+        kept[f"{stage} minutes"] = report.pop("minutes")
         report = {**kept, **report}
     path.write_text(json.dumps(report, indent=2) + "\n")
     log("done")
