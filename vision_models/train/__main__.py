@@ -5,7 +5,8 @@ of the shared photo sets (plus the single-die crops and, when ``scorer.render.sc
 there, rendered throws of pip and poker dice), writes ``vision_models/finder.onnx``,
 ``vision_models/faces.onnx``, ``vision_models/courts.onnx`` and
 ``vision_models/train_report.json``. ``--only STAGE`` retrains one stage on the networks
-already in ``--out``.
+already in ``--out``; ``--only faces --faces-kind cards --render3d 400`` writes the poker
+dice's own face network, ``vision_models/faces-cards.onnx`` (``make train`` runs both).
 """
 
 from __future__ import annotations
