@@ -51,3 +51,17 @@ def test_given_the_committed_face_network_when_warm_started_then_the_same_rankin
 def test_given_a_network_of_another_shape_when_warm_started_then_refused():
     with pytest.raises(ValueError, match="layers"):
         warm_start(FaceNet(), default_model_dir() / "finder.onnx")
+
+
+def test_given_the_card_network_asked_for_in_a_whole_run_then_refused_before_any_data(
+    tmp_path, capsys
+):
+    from vision_models.train.__main__ import main
+
+    # given `--faces-kind cards` without `--only faces` (it would write no faces.onnx)
+    with pytest.raises(SystemExit) as stop:
+        main(["--faces-kind", "cards", "--out", str(tmp_path / "m")])
+    # then it stops at once, naming the option to add, and writes nothing
+    assert stop.value.code == 2
+    assert "--only faces" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()

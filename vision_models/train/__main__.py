@@ -97,6 +97,10 @@ def main(argv: list[str] | None = None) -> int:
         missing = [n for n in ("finder.onnx", "faces.onnx") if not (args.warm / n).is_file()]
         if missing:
             parser.error(f"--warm {args.warm}: no {' or '.join(missing)} there to fine-tune")
+    if args.faces_kind == "cards" and args.only != "faces":
+        parser.error(
+            "--faces-kind cards trains the poker dice's face network alone: add --only faces"
+        )
     args.out.mkdir(parents=True, exist_ok=True)
 
     random.seed(SEED)
