@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from scorer.vision.reader import default_model_dir, load_net  # noqa: E402
-from vision_models.train.fit import frozen_norms, warm_start  # noqa: E402
+from vision_models.train.fit import frozen_norms, kept_loss, warm_start  # noqa: E402
 from vision_models.train.nets import DieFinder, FaceNet  # noqa: E402
 
 
@@ -65,3 +65,27 @@ def test_given_the_card_network_asked_for_in_a_whole_run_then_refused_before_any
     assert stop.value.code == 2
     assert "--only faces" in capsys.readouterr().err
     assert not (tmp_path / "m").exists()
+
+
+def test_given_a_finder_kept_when_the_crops_are_not_renders_then_only_a_changed_map_costs():
+    # given the committed finder as the one to keep, and a copy of it to train
+    path = default_model_dir() / "finder.onnx"
+    keep = warm_start(DieFinder(), path).eval()
+    net = warm_start(DieFinder(), path)
+    net.train()
+    frozen_norms(net)
+    x = torch.from_numpy(np.random.default_rng(3).random((3, 3, 96, 96), dtype=np.float32))
+    empty = torch.zeros(3, 24, 24)
+    kept = torch.tensor([True, True, True])
+    # when a batch of crops that are not 3D renders is scored against it
+    same = kept_loss(net(x), keep, x, kept, empty, empty, empty).item()
+    with torch.no_grad():
+        net.head.bias[0] += 2.0  # every spot hotter than the kept finder's
+    moved = kept_loss(net(x), keep, x, kept, empty, empty, empty).item()
+    # then the unchanged finder costs nothing, and one whose maps moved does
+    assert abs(same) < 1e-4
+    assert moved > 0.1
+    # and a batch of renders is scored on its labels alone (none here: the finder's
+    # heat everywhere is a cost)
+    renders = kept_loss(net(x), keep, x, ~kept, empty, empty, empty).item()
+    assert renders > 0.1

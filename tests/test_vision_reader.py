@@ -515,6 +515,52 @@ def test_given_small_things_inside_a_big_spot_when_read_as_faces_then_only_dice_
     assert answer is huddle
 
 
+@pytest.mark.parametrize(
+    ("beside", "smaller"),
+    [
+        ([3, 4, 1], True),  # dice of the photo beside one big spot (a playing card)
+        ([0, 0, 0], False),  # a big die's pips beside it, each read as a one
+        ([3], False),  # one die beside one big spot: not more of them than big spots
+    ],
+)
+def test_given_dice_beside_a_big_spot_when_they_outnumber_it_then_the_photo_is_not_of_big_dice(
+    reader, monkeypatch, beside, smaller
+):
+    # given one big spot of the survey (200 px), and beside it (not inside) things of
+    # 30 px the finder at full scale found, which the face network reads surely as faces
+    centres = np.array([(300.0, 300.0)], np.float32)
+    sides = np.array([200.0], np.float32)
+    found = np.array([(500.0 + 40 * i, 300.0) for i in range(len(beside))], np.float32)
+
+    def finder_sees(*args, **kwargs):
+        return found, np.full(len(beside), 30.0, np.float32), np.ones(len(beside), np.float32)
+
+    def faces_read(crops, allowed, taught=True):
+        probs = np.full((len(crops), BACKGROUND + 1), 0.001)
+        probs[np.arange(len(crops)), beside[: len(crops)]] = 0.99
+        return probs
+
+    monkeypatch.setattr(reader_module, "find_on_board", finder_sees)
+    monkeypatch.setattr(reader, "_run_faces", faces_read)
+    # when the reader asks whether the big spot is the size of the photo's dice
+    image = felt(800, 600)
+    answer = reader._huddle(image, image, 1.0, centres, sides, ANY)
+    # then more dice beside it than big spots say the dice are the smaller ones
+    assert answer is smaller
+
+
+@pytest.mark.parametrize(("faces", "die"), [("any", True), ("cards", True), ("pips", False)])
+def test_given_a_card_read_surely_when_the_survey_weighs_it_then_a_pip_game_does_not_count_it(
+    faces, die
+):
+    # given a crop the face network reads surely as a jack (a playing card's letter)
+    probs = np.full((1, BACKGROUND + 1), 0.001)
+    probs[0, 8] = 0.99
+    # when the survey asks whether it is a die of the game in play
+    # then a pip game's survey does not take it for one of its dice
+    assert bool(reader_module.sure_dice(probs, face_mask(faces))[0]) is die
+
+
 @needs_models
 def test_given_a_small_tray_in_a_big_frame_when_read_then_its_dice_are_read(reader):
     # given five dice 40 px wide in a 480 px tray in the middle of a 1920 px frame (under

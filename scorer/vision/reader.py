@@ -407,10 +407,10 @@ class Reader:
         """The side (image px) of dice too big for the finder at ``scale``, or 0.
 
         A survey at half that scale sees them whole. Its strong spots must be big in the
-        median, and those the face network reads surely set the size, so that neither a
-        felt's pattern nor a huddle of small dice (one warm spot, mostly read unsure) sends
-        the photo to a smaller scale; nor does a huddle read surely, whose dice the finder
-        at full scale sees apart (``_huddle``).
+        median, and those the face network reads surely as a face the game's dice show
+        set the size, so that neither a felt's pattern, a playing card nor a huddle of
+        small dice (one warm spot, mostly read unsure) sends the photo to a smaller scale;
+        nor do big spots the finder at full scale sees as smaller dice (``_huddle``).
         """
         survey = shrink(small, 0.5)
         level = scale * survey.shape[1] / small.shape[1]
@@ -420,7 +420,7 @@ class Reader:
         if not len(sides) or np.median(sides) * scale <= BIG_DIE:
             return 0.0
         probs = self._run_faces(upright_looks(image, centres, sides)[0], allowed, taught=False)
-        read = (probs[:, :BACKGROUND].max(1) >= SURVEY_SURE) & (probs[:, BACKGROUND] < 0.5)
+        read = sure_dice(probs, allowed)
         if not read.any():
             return 0.0
         side = float(np.median(sides[read]))
@@ -439,8 +439,8 @@ class Reader:
         sides: np.ndarray,
         allowed: np.ndarray,
     ) -> bool:
-        """Whether most of the survey's big spots are huddles of smaller dice, as the
-        finder sees them at full scale.
+        """Whether the survey's big spots are smaller dice, as the finder sees them at
+        full scale: most spots huddles of them, or outnumbered by them (``_smaller``).
 
         Touching dice a third to two thirds of the spot (``huddled``), or dice of a camera
         far from the table, which the survey sees as one: the finder splits a big die into
@@ -448,7 +448,7 @@ class Reader:
         as any other face are dice.
         """
         found, found_sides, _ = find_on_board(self._finder, small, scale, FINDER_INPUT, SURVEY_HEAT)
-        if self._huddles(image, found, found_sides, centres, sides, allowed):
+        if self._smaller(image, found, found_sides, centres, sides, allowed):
             return True
         # dice a few board px wide, as a far camera leaves them, are found on a wider board
         wide = min(scale * WIDE_BOARD / FINDER_INPUT, 1.0)
@@ -458,9 +458,9 @@ class Reader:
         found, found_sides, _ = find_on_board(
             self._wide, nearer, wide, board_shape(nearer.shape[:2]), SURVEY_HEAT
         )
-        return self._huddles(image, found, found_sides, centres, sides, allowed)
+        return self._smaller(image, found, found_sides, centres, sides, allowed)
 
-    def _huddles(
+    def _smaller(
         self,
         image: np.ndarray,
         found: np.ndarray,
@@ -470,20 +470,33 @@ class Reader:
         allowed: np.ndarray,
     ) -> bool:
         """Whether most big spots (``centres``, ``sides``) hold the ``found`` dice of a
-        huddle (``_huddle``)."""
+        huddle, or more ``found`` dice lie beside the big spots than there are of them.
+
+        A playing card, or a huddle read as one face, makes a big spot read surely; read
+        at its size, the dice beside it shrink to a third of TARGET_DIE and are missed
+        (a rendered table's marbled dice, docs/teaching.md). A big die's pips lie inside
+        its spot and read as ones, so they outnumber nothing.
+        """
         if not len(found):
             return False
         huddles = 0
+        outside = np.ones(len(found), bool)
         for (x, y), side in zip(centres, sides, strict=True):
             inside = (np.abs(found[:, 0] - x) < side / 2) & (np.abs(found[:, 1] - y) < side / 2)
+            outside &= ~inside
             if huddled(found_sides[inside] / side):
                 huddles += 1
             elif inside.sum() >= 2:
                 crops, _ = upright_looks(image, found[inside], found_sides[inside])
-                probs = self._run_faces(crops, allowed, taught=False)[:, :BACKGROUND]
-                dice = (probs.max(1) >= SURVEY_SURE) & (probs.argmax(1) != 0)
-                huddles += int(dice.sum()) >= 2
-        return 2 * huddles > len(sides)
+                probs = self._run_faces(crops, allowed, taught=False)
+                huddles += int(sure_dice(probs, allowed, ones=False).sum()) >= 2
+        if 2 * huddles > len(sides):
+            return True
+        if outside.sum() <= len(sides):
+            return False
+        crops, _ = upright_looks(image, found[outside], found_sides[outside])
+        probs = self._run_faces(crops, allowed, taught=False)
+        return int(sure_dice(probs, allowed, ones=False).sum()) > len(sides)
 
     def _name_faces(
         self,
@@ -698,6 +711,17 @@ def face_mask(faces: str) -> np.ndarray:
     elif faces == "cards":
         allowed[:CARDS] = False
     return allowed
+
+
+def sure_dice(probs: np.ndarray, allowed: np.ndarray, ones: bool = True) -> np.ndarray:
+    """Which crops (their plain face probabilities, n x 13) the survey takes for dice: a
+    face the game's dice show read at SURVEY_SURE or more, and not "not a die"; without
+    ``ones``, a one does not count (a big die's pips each read as a one)."""
+    faces = probs[:, :BACKGROUND] * allowed[:BACKGROUND]
+    sure = (faces.max(1) >= SURVEY_SURE) & (probs[:, BACKGROUND] < 0.5)
+    if not ones:
+        sure &= faces.argmax(1) != 0
+    return sure
 
 
 def card_faces_named(general: np.ndarray, cards: np.ndarray) -> np.ndarray:

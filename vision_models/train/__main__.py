@@ -64,6 +64,20 @@ def main(argv: list[str] | None = None) -> int:
         "frozen) instead of training them from scratch",
     )
     parser.add_argument(
+        "--finder-keep",
+        type=Path,
+        default=None,
+        help="a folder whose exported finder's maps of every photo but the 3D renders the "
+        "new finder is fitted to (it learns the renders and keeps the real photos' spots)",
+    )
+    parser.add_argument(
+        "--finder-render3d-weight",
+        type=float,
+        default=0.2,
+        help="the 3D renders' share of the finder's crops, against 0.4 + 0.3 + 0.35 for "
+        "tray-multicolor, webcam-white and the 2D renders",
+    )
+    parser.add_argument(
         "--warm-lr", type=float, default=5e-4, help="the fine-tuning's peak learning rate"
     )
     parser.add_argument(
@@ -97,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         missing = [n for n in ("finder.onnx", "faces.onnx") if not (args.warm / n).is_file()]
         if missing:
             parser.error(f"--warm {args.warm}: no {' or '.join(missing)} there to fine-tune")
+    if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
+        parser.error(f"--finder-keep {args.finder_keep}: no finder.onnx there to keep")
     if args.faces_kind == "cards" and args.only != "faces":
         parser.error(
             "--faces-kind cards trains the poker dice's face network alone: add --only faces"
@@ -162,7 +178,7 @@ def main(argv: list[str] | None = None) -> int:
             # translucent, marbled, dark and oblique dice: where the finder missed most
             # (0.2 with 4500 finder steps lost less on tray-multicolor than 0.35 with 3000;
             # the two were not tried apart: render3d.md, "Training on it")
-            groups.append((r3d_fit, 0.2))
+            groups.append((r3d_fit, args.finder_render3d_weight))
         finder = fit.train_finder(
             groups,
             args.finder_steps,
@@ -172,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
             args.finder_late,
             start=args.warm / "finder.onnx" if args.warm else None,
             lr=args.warm_lr if args.warm else 3e-3,
+            keep=args.finder_keep / "finder.onnx" if args.finder_keep else None,
         )
         finder.export_mode = True
         diff = fit.export(
@@ -184,6 +201,7 @@ def main(argv: list[str] | None = None) -> int:
             "steps": args.finder_steps,
             "late_share": args.finder_late,
             "warm": str(args.warm) if args.warm else None,
+            "keep": str(args.finder_keep) if args.finder_keep else None,
             "onnx_max_diff": diff,
         }
     if args.only in (None, "faces"):

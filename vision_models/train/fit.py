@@ -111,11 +111,19 @@ def train_finder(
     late_share: float = 0.0,
     start: Path | None = None,
     lr: float = 3e-3,
+    keep: Path | None = None,
 ) -> DieFinder:
     """Fit the die finder on warped crops drawn from photo groups at given weights; the
     last ``late_share`` of the steps, where the learning rate anneals, from ``late``;
-    from scratch, or fine-tuned from the exported finder ``start``."""
+    from scratch, or fine-tuned from the exported finder ``start``.
+
+    With ``keep`` (an exported finder), every crop that is not of a 3D render is fitted
+    to what that finder makes of it rather than to its labels: the new finder learns the
+    renders' dice and keeps the old one's spots, sides and misses on every real photo,
+    so the face network trained on the old finder's crops still reads them
+    (render3d.md, run 10)."""
     net = DieFinder() if start is None else warm_start(DieFinder(), start)
+    teacher = warm_start(DieFinder(), keep).eval() if keep is not None else None
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     weights = np.array([w for _, w in groups], np.float64)
@@ -130,10 +138,12 @@ def train_finder(
             weights = np.array([w for _, w in groups], np.float64)
             weights /= weights.sum()
             log(f"finder step {step}: the last {steps - step} steps on {len(groups)} groups")
-        imgs, heats, sides, masks = [], [], [], []
+        imgs, heats, sides, masks, kept = [], [], [], [], []
         for _ in range(batch):
             photos = groups[int(rng.choice(len(groups), p=weights))][0]
-            sample = finder_sample(photos[int(rng.integers(len(photos)))], rng, out=192)
+            photo = photos[int(rng.integers(len(photos)))]
+            sample = finder_sample(photo, rng, out=192)
+            kept.append(teacher is not None and photo.source != "render3d")
             imgs.append(sample[0])
             heats.append(sample[1])
             sides.append(sample[2])
@@ -146,9 +156,12 @@ def train_finder(
         if start is not None:
             frozen_norms(net)
         out = net(x)
-        loss_h = focal_loss(out[:, 0], heat)
-        loss_s = (torch.abs(out[:, 1] - side) * mask).sum() / mask.sum().clamp(min=1)
-        loss = loss_h + loss_s
+        if teacher is not None and any(kept):
+            loss = kept_loss(out, teacher, x, torch.tensor(kept), heat, side, mask)
+        else:
+            loss_h = focal_loss(out[:, 0], heat)
+            loss_s = (torch.abs(out[:, 1] - side) * mask).sum() / mask.sum().clamp(min=1)
+            loss = loss_h + loss_s
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -157,6 +170,39 @@ def train_finder(
         if step % 100 == 0 or step == steps - 1:
             log(f"finder step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
     return net.eval()
+
+
+def kept_loss(
+    out: torch.Tensor,
+    teacher: nn.Module,
+    x: torch.Tensor,
+    kept: torch.Tensor,
+    heat: torch.Tensor,
+    side: torch.Tensor,
+    mask: torch.Tensor,
+) -> torch.Tensor:
+    """The finder's loss on a batch whose ``kept`` crops are fitted to ``teacher``'s maps
+    (its heat as a soft target, its side where it sees a die) and the rest to labels."""
+    loss = out.new_zeros(())
+    new = ~kept
+    if new.any():
+        n = new.float().mean()
+        loss_h = focal_loss(out[new, 0], heat[new])
+        m = mask[new]
+        loss_s = (torch.abs(out[new, 1] - side[new]) * m).sum() / m.sum().clamp(min=1)
+        loss = loss + n * (loss_h + loss_s)
+    with torch.no_grad():
+        t = teacher(x[kept])
+    p = torch.sigmoid(t[:, 0])
+    # binary cross-entropy less the target's own entropy: 0 where the maps agree
+    bce = nn.functional.binary_cross_entropy_with_logits(out[kept, 0], p, reduction="none")
+    q = p.clamp(1e-6, 1 - 1e-6)
+    entropy = -(q * torch.log(q) + (1 - q) * torch.log(1 - q))
+    peaks = (p > 0.5).float().sum().clamp(min=1)
+    loss_h = (bce - entropy).sum() / peaks
+    w = p * (p > 0.1)
+    loss_s = (torch.abs(out[kept, 1] - t[:, 1]) * w).sum() / w.sum().clamp(min=1)
+    return loss + kept.float().mean() * (loss_h + loss_s)
 
 
 def reader_view(
