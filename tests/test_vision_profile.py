@@ -16,7 +16,7 @@ import pytest
 
 from scorer.cli import main
 from scorer.dice import face_class
-from scorer.vision.profile import FILE_NAME, MAX_PER_FACE, DiceProfile, ProfileError
+from scorer.vision.profile import FILE_NAME, MAX_PER_FACE, DiceProfile, ProfileError, doubted
 from scorer.vision.reader import Reader, default_model_dir
 from scorer.vision.teaching import TaughtDie, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
@@ -345,3 +345,34 @@ def test_given_a_set_of_dice_when_a_spot_the_network_calls_no_die_comes_near_the
     read = profile.rescore(features[None], probs)
     # then it is still no die: taught dice say which face, not whether a spot is a die
     assert read[0, 12] >= 0.9 - 1e-6
+
+
+@pytest.mark.parametrize(
+    ("chance", "twin", "set_aside"),
+    [
+        (0.001, False, True),  # neither the network nor a taught crop backs the label
+        (0.3, False, False),  # the network gives it a chance: kept
+        (0.001, True, False),  # a second crop of that face, close by, backs it: kept
+    ],
+)
+def test_given_a_tap_nothing_backs_when_the_profile_weighs_its_crops_then_it_waits(
+    chance, twin, set_aside
+):
+    # given two taught threes alike, and a crop taught as a five that the network, unsure
+    # of every face, gives ``chance`` of being a five (and a second five close to it, or not)
+    three, five = face_class("pips", 3), face_class("pips", 5)
+    labels = np.array([three, three, five, five if twin else three])
+    sims = np.full((4, 4), 0.3)
+    sims[0, 1] = sims[1, 0] = 0.95
+    if twin:
+        sims[2, 3] = sims[3, 2] = 0.95
+    np.fill_diagonal(sims, -1.0)
+    probs = np.full((4, 13), 0.01)
+    probs[:, three] = 0.5
+    probs[2, five] = chance
+    probs[3, five] = 0.5 if twin else 0.01
+    # when the profile looks for mistaken taps
+    out = doubted(sims, labels, probs)
+    # then the five is set aside only when nothing backs it, and the threes never are
+    assert bool(out[2]) is set_aside
+    assert not out[:2].any()

@@ -58,6 +58,7 @@ SHARPNESS = 0.02
 DOUBT = 0.95
 CONTRARY = 0.9
 BACKING = 0.9
+UNLIKELY = 0.01
 #: Cosine similarity of a die's features to the nearest taught crop at which the taught
 #: vote starts to count: ``near`` (calibrated) for a die the network cannot name at all,
 #: ``near`` + SURE for one it names surely (a taught crop of another face of the same
@@ -462,7 +463,9 @@ def doubted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray) -> np.ndarr
     itself left out): the network does not back the label (under 0.5) and the taught
     crops nearest to it, at least DOUBT alike, surely name another face; or the network
     is sure (CONTRARY) of another face and no taught crop close to it (BACKING) shares
-    its label. A lone correction the network is sure against waits for a second one."""
+    its label; or neither the network (under UNLIKELY) nor the taught crops back it. A
+    lone correction the network is sure against, or gives no chance, waits for a second
+    one."""
     rows = np.arange(len(labels))
     votes = _voted(sims, labels, np.zeros_like(probs), -1.0)
     own = votes[rows, labels]
@@ -471,7 +474,8 @@ def doubted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray) -> np.ndarr
     outvoted = (own < 0.2) & (votes.max(1) >= 0.8) & (top >= DOUBT) & (said < 0.5)
     backed = (own >= 0.5) & (top >= BACKING)
     contrary = (probs.max(1) >= CONTRARY) & (probs.argmax(1) != labels) & ~backed
-    return outvoted | contrary
+    unbacked = (said < UNLIKELY) & (own < 0.2) & ~backed
+    return outvoted | contrary | unbacked
 
 
 def _voted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray, near: float) -> np.ndarray:
