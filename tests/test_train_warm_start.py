@@ -9,7 +9,7 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from scorer.vision.reader import default_model_dir, load_net  # noqa: E402
-from vision_models.train.fit import frozen_norms, kept_loss, warm_start  # noqa: E402
+from vision_models.train.fit import frozen_norms, kept_faces_loss, kept_loss, warm_start  # noqa: E402
 from vision_models.train.nets import DieFinder, FaceNet  # noqa: E402
 
 
@@ -89,3 +89,21 @@ def test_given_a_finder_kept_when_the_crops_are_not_renders_then_only_a_changed_
     # heat everywhere is a cost)
     renders = kept_loss(net(x), keep, x, ~kept, empty, empty, empty).item()
     assert renders > 0.1
+
+
+def test_given_a_face_network_kept_when_a_copy_reads_as_it_does_then_nothing_to_pay():
+    # given the committed face network kept, and a copy of it
+    path = default_model_dir() / "faces.onnx"
+    keep = warm_start(FaceNet(), path).eval()
+    copy = warm_start(FaceNet(), path).eval()
+    x = torch.from_numpy(np.random.default_rng(4).random((6, 3, 48, 48), dtype=np.float32))
+    with torch.no_grad():
+        said = keep(x)
+        # when the copy reads the same crops, then again after its last layer moved
+        same = kept_faces_loss(copy(x), said).item()
+        last = [m for m in copy.modules() if isinstance(m, torch.nn.Linear)][-1]
+        last.bias[0] += 5.0  # every crop a likelier one
+        moved = kept_faces_loss(copy(x), said).item()
+    # then the copy costs nothing, and the moved one does
+    assert abs(same) < 1e-5
+    assert moved > 0.1

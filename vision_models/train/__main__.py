@@ -71,6 +71,14 @@ def main(argv: list[str] | None = None) -> int:
         "new finder is fitted to (it learns the renders and keeps the real photos' spots)",
     )
     parser.add_argument(
+        "--faces-keep",
+        type=Path,
+        default=None,
+        help="a folder whose exported face network's readings of every crop but the 3D "
+        "renders' the new face network is also fitted to (it learns the renders and keeps "
+        "what that one reads on real photos)",
+    )
+    parser.add_argument(
         "--finder-render3d-weight",
         type=float,
         default=0.2,
@@ -111,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         missing = [n for n in ("finder.onnx", "faces.onnx") if not (args.warm / n).is_file()]
         if missing:
             parser.error(f"--warm {args.warm}: no {' or '.join(missing)} there to fine-tune")
+    if args.faces_keep is not None and not (args.faces_keep / "faces.onnx").is_file():
+        parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
     if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
         parser.error(f"--finder-keep {args.finder_keep}: no finder.onnx there to keep")
     if args.faces_kind == "cards" and args.only != "faces":
@@ -237,6 +247,7 @@ def main(argv: list[str] | None = None) -> int:
             start=args.warm / "faces.onnx" if args.warm else None,
             lr=args.warm_lr if args.warm else 3e-3,
             last=args.faces_width,
+            keep=args.faces_keep / "faces.onnx" if args.faces_keep else None,
         )
         hold = [q for p in hold_photos for q in samples(p)]
         if args.faces_kind == "cards":
@@ -249,6 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             "steps": args.faces_steps,
             "width": args.faces_width,
             "render3d_min_side": args.render3d_min_side,
+            "keep": str(args.faces_keep) if args.faces_keep else None,
             "patches": len(patches),
             "hard_negatives": len(hard),
             **figures,

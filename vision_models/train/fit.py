@@ -259,12 +259,26 @@ def train_faces(
     start: Path | None = None,
     lr: float = 3e-3,
     last: int = 128,
+    keep: Path | None = None,
 ) -> FaceNet:
     """Fit the face classifier with class-balanced batches of augmented crops, from
-    scratch or fine-tuned from the exported face network ``start``."""
+    scratch or fine-tuned from the exported face network ``start``; with ``keep`` (an
+    exported face network), crops that are not of 3D renders are also fitted to what it
+    reads in them (``kept_faces_loss``)."""
     net = FaceNet(last) if start is None else warm_start(FaceNet(last), start)
+    teacher = warm_start(FaceNet(last), keep).eval() if keep is not None else None
     return train_classifier(
-        net, patches, face_sample, FACE_CLASSES, steps, rng, log, "faces", lr, start is not None
+        net,
+        patches,
+        face_sample,
+        FACE_CLASSES,
+        steps,
+        rng,
+        log,
+        "faces",
+        lr,
+        start is not None,
+        teacher,
     )
 
 
@@ -285,10 +299,12 @@ def train_classifier(
     name: str,
     lr: float = 3e-3,
     warm: bool = False,
+    teacher: nn.Module | None = None,
 ) -> N:
     """Class-balanced batches of 128 augmented crops, AdamW with a one-cycle schedule,
     under bfloat16 autocast where the CPU does it in hardware; ``warm``: a started
-    network, its batch norms frozen (``warm_start``)."""
+    network, its batch norms frozen (``warm_start``); ``teacher``: a network whose
+    readings of every crop but the 3D renders' are kept (``kept_faces_loss``)."""
     net = net.to(memory_format=torch.channels_last)
     bf16 = has_bf16()
     log(f"{name}: bfloat16 autocast {'on' if bf16 else 'off'}")
@@ -311,7 +327,14 @@ def train_classifier(
         if warm:
             frozen_norms(net)
         with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
-            loss = lossf(net(x).float(), y)
+            out = net(x).float()
+            loss = lossf(out, y)
+            if teacher is not None:
+                kept = torch.tensor([patches[i].source != "render3d" for i in idx])
+                if kept.any():
+                    with torch.no_grad():
+                        said = teacher(x[kept]).float()
+                    loss = loss + kept.float().mean() * kept_faces_loss(out[kept], said)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -320,6 +343,20 @@ def train_classifier(
         if step % 100 == 0 or step == steps - 1:
             log(f"{name} step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
     return net.to(memory_format=torch.contiguous_format).eval()
+
+
+#: the softening of the kept network's readings (Hinton et al.'s distillation temperature)
+KEEP_TEMPERATURE = 2.0
+
+
+def kept_faces_loss(logits: torch.Tensor, said: torch.Tensor) -> torch.Tensor:
+    """How far ``logits`` read crops from what a kept network ``said`` (its logits):
+    the divergence of the softened distributions, x T^2 so it weighs like the labels'."""
+    t = KEEP_TEMPERATURE
+    target = torch.softmax(said / t, 1)
+    return nn.functional.kl_div(torch.log_softmax(logits / t, 1), target, reduction="batchmean") * (
+        t * t
+    )
 
 
 def plain_crops(
