@@ -107,3 +107,27 @@ def test_given_a_face_network_kept_when_a_copy_reads_as_it_does_then_nothing_to_
     # then the copy costs nothing, and the moved one does
     assert abs(same) < 1e-5
     assert moved > 0.1
+
+
+def test_given_a_render_with_an_unlabelled_thing_read_as_a_die_then_it_is_taught_as_no_die():
+    from tests.test_vision_reader import draw_die, felt
+    from vision_models.train.data import BACKGROUND, PATCH, Photo
+    from vision_models.train.fit import reader_extras
+
+    # given a photo labelled with one die, and a second die-like thing nobody labelled
+    image = felt(480, 480, seed=5)
+    draw_die(image, (140, 240), 5, side=60, angle=10)
+    draw_die(image, (340, 240), 3, side=60, angle=25)
+    photo = Photo(
+        image,
+        np.array([(140.0, 240.0)], np.float32),
+        np.array([60.0], np.float32),
+        np.array([4]),
+        "render3d",
+    )
+    # when the committed reader's extra dice are mined from it
+    extras = reader_extras(default_model_dir(), [photo])
+    # then only the unlabelled one comes back, as "not a die", cut around it
+    assert len(extras) == 1
+    assert extras[0].label == BACKGROUND
+    assert extras[0].image.shape[:2] == (PATCH, PATCH)

@@ -79,6 +79,13 @@ def main(argv: list[str] | None = None) -> int:
         "what that one reads on real photos)",
     )
     parser.add_argument(
+        "--render3d-extras",
+        type=Path,
+        default=None,
+        help="a folder of networks whose reader's extra dice on the 3D renders (cards, "
+        "tokens, meeples where no die lies) the face stage learns as not a die",
+    )
+    parser.add_argument(
         "--finder-render3d-weight",
         type=float,
         default=0.2,
@@ -119,6 +126,8 @@ def main(argv: list[str] | None = None) -> int:
         missing = [n for n in ("finder.onnx", "faces.onnx") if not (args.warm / n).is_file()]
         if missing:
             parser.error(f"--warm {args.warm}: no {' or '.join(missing)} there to fine-tune")
+    if args.render3d_extras is not None and not (args.render3d_extras / "faces.onnx").is_file():
+        parser.error(f"--render3d-extras {args.render3d_extras}: no networks there to read with")
     if args.faces_keep is not None and not (args.faces_keep / "faces.onnx").is_file():
         parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
     if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
@@ -229,6 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         seen.update(zip(map(id, hold_photos), hold_views, strict=True))
         found = np.concatenate(views)
         log(f"finder saw {np.isfinite(found[:, 0]).mean():.1%} of the training dice")
+        if args.render3d_extras is not None and r3d_fit:
+            extras = fit.reader_extras(args.render3d_extras, r3d_fit)
+            log(f"{len(extras)} extra dice read on the 3D renders: not a die")
+            hard = hard + extras
 
         # tray-multicolor's many-coloured small dice are the hardest: they count twice
         def samples(p: data.Photo) -> list[data.Patch]:
@@ -261,6 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             "width": args.faces_width,
             "render3d_min_side": args.render3d_min_side,
             "keep": str(args.faces_keep) if args.faces_keep else None,
+            "render3d_extras": str(args.render3d_extras) if args.render3d_extras else None,
             "patches": len(patches),
             "hard_negatives": len(hard),
             **figures,

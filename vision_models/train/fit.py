@@ -244,6 +244,32 @@ def reader_view(
     return views, negatives
 
 
+def reader_extras(models: Path, photos: list[Photo], per_photo: int = 4) -> list[Patch]:
+    """The dice a whole reader (the networks in ``models``) reads in photos where no die
+    lies, as "not a die" patches: playing cards, tokens, meeples and side faces the
+    finder marks and the face network takes for dice. Only for photos labelled whole (the
+    3D renders: every die left in the scene is labelled), else a die nobody labelled
+    would be taught as no die."""
+    from scorer.vision.reader import Reader
+
+    reader = Reader(models)
+    negatives = []
+    for photo in photos:
+        taken = 0
+        for die in reader.read(photo.image).dice:
+            if taken >= per_photo:
+                break
+            x, y, w, h = die.box
+            centre = np.array([x + w / 2, y + h / 2], np.float32)
+            d = np.hypot(*(photo.centres - centre).T) / photo.sides
+            if len(d) and d.min() < 0.6:
+                continue  # on a labelled die
+            side = float(max(w, h))  # a reading's box is the die's side
+            negatives.append(Patch(cut_patch(photo.image, centre, side), BACKGROUND, "hard"))
+            taken += 1
+    return negatives
+
+
 def has_bf16() -> bool:
     """Whether this CPU does bfloat16 in hardware (AVX-512 BF16 or AMX), which makes the
     small convolutions of training about twice as fast (float32 elsewhere)."""
