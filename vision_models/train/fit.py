@@ -13,7 +13,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from scorer.vision.reader import CROP_SPAN, find_dice, load_net
+from scorer.vision.reader import CROP_SPAN, Reader, find_dice, load_net
 from vision_models.train.data import (
     BACKGROUND,
     PATCH_SPAN,
@@ -246,12 +246,10 @@ def reader_view(
 
 def reader_extras(models: Path, photos: list[Photo], per_photo: int = 4) -> list[Patch]:
     """The dice a whole reader (the networks in ``models``) reads in photos where no die
-    lies, as "not a die" patches: playing cards, tokens, meeples and side faces the
-    finder marks and the face network takes for dice. Only for photos labelled whole (the
-    3D renders: every die left in the scene is labelled), else a die nobody labelled
-    would be taught as no die."""
-    from scorer.vision.reader import Reader
-
+    lies, as "not a die" patches: playing cards, tokens, meeples and coins the finder
+    marks and the face network takes for dice. Only for photos labelled whole (the 3D
+    renders: every die left in the scene is labelled), else a die nobody labelled would be
+    taught as no die."""
     reader = Reader(models)
     negatives = []
     for photo in photos:
