@@ -494,25 +494,32 @@ def test_given_small_things_inside_a_big_spot_when_read_as_faces_then_only_dice_
 ):
     # given one big spot of the survey (200 px), and inside it small things of 30 px the
     # finder at full scale found, which the face network reads surely as the given faces
+    found = [(250.0 + 30 * i, 300.0) for i in range(len(inner))]
+    # when the reader asks whether the spot is a huddle of smaller dice
+    answer = _big_spot_judged(reader, monkeypatch, found, inner, felt())
+    # then it is one only when two or more of them are faces other than a one
+    assert answer is huddle
+
+
+def _big_spot_judged(reader, monkeypatch, found, faces, image) -> bool:
+    """``Reader._huddle`` on one big survey spot (200 px at 300, 300), the finder at full
+    scale finding things of 30 px at ``found`` that the face network reads surely as
+    ``faces``."""
     centres = np.array([(300.0, 300.0)], np.float32)
     sides = np.array([200.0], np.float32)
-    found = np.array([(250.0 + 30 * i, 300.0) for i in range(len(inner))], np.float32)
+    spots = np.array(found, np.float32)
 
     def finder_sees(*args, **kwargs):
-        return found, np.full(len(inner), 30.0, np.float32), np.ones(len(inner), np.float32)
+        return spots, np.full(len(spots), 30.0, np.float32), np.ones(len(spots), np.float32)
 
     def faces_read(crops, allowed, taught=True):
         probs = np.full((len(crops), BACKGROUND + 1), 0.001)
-        probs[np.arange(len(crops)), inner[: len(crops)]] = 0.99
+        probs[np.arange(len(crops)), faces[: len(crops)]] = 0.99
         return probs
 
     monkeypatch.setattr(reader_module, "find_on_board", finder_sees)
     monkeypatch.setattr(reader, "_run_faces", faces_read)
-    # when the reader asks whether the spot is a huddle of smaller dice
-    image = felt()
-    answer = reader._huddle(image, image, 1.0, centres, sides, ANY)
-    # then it is one only when two or more of them are faces other than a one
-    assert answer is huddle
+    return reader._huddle(image, image, 1.0, centres, sides, ANY)
 
 
 @pytest.mark.parametrize(
@@ -528,23 +535,9 @@ def test_given_dice_beside_a_big_spot_when_they_outnumber_it_then_the_photo_is_n
 ):
     # given one big spot of the survey (200 px), and beside it (not inside) things of
     # 30 px the finder at full scale found, which the face network reads surely as faces
-    centres = np.array([(300.0, 300.0)], np.float32)
-    sides = np.array([200.0], np.float32)
-    found = np.array([(500.0 + 40 * i, 300.0) for i in range(len(beside))], np.float32)
-
-    def finder_sees(*args, **kwargs):
-        return found, np.full(len(beside), 30.0, np.float32), np.ones(len(beside), np.float32)
-
-    def faces_read(crops, allowed, taught=True):
-        probs = np.full((len(crops), BACKGROUND + 1), 0.001)
-        probs[np.arange(len(crops)), beside[: len(crops)]] = 0.99
-        return probs
-
-    monkeypatch.setattr(reader_module, "find_on_board", finder_sees)
-    monkeypatch.setattr(reader, "_run_faces", faces_read)
+    found = [(500.0 + 40 * i, 300.0) for i in range(len(beside))]
     # when the reader asks whether the big spot is the size of the photo's dice
-    image = felt(800, 600)
-    answer = reader._huddle(image, image, 1.0, centres, sides, ANY)
+    answer = _big_spot_judged(reader, monkeypatch, found, beside, felt(800, 600))
     # then more dice beside it than big spots say the dice are the smaller ones
     assert answer is smaller
 
