@@ -561,7 +561,7 @@ class Reader:
         self, crops: list[np.ndarray], allowed: np.ndarray, taught: bool = True
     ) -> np.ndarray:
         """Face probabilities (n, 13) of crops; ``taught``: with the set's profile voting.
-        The scale a photo is read at is chosen untaught (``_big_dice``, ``_huddles``): a
+        The scale a photo is read at is chosen untaught (``_big_dice``, ``_smaller``): a
         vote names a set's faces, it does not know how big a spot of two dice is."""
         if self.profile and taught:
             # a set's profile holds the features of its own kind's network
@@ -593,8 +593,10 @@ class Reader:
             probs = card_faces_named(probs, np.array(named).reshape(n, -1))
         return np.array(features, np.float32).reshape(n, -1), probs
 
+    @functools.cache  # noqa: B019 (one reader a process; its networks never change)
     def faces_digest(self) -> str:
-        """A fingerprint of the face networks a profile's features come from."""
+        """A fingerprint of the face networks a profile's features come from (hashed once:
+        every profile a table loads or creates asks for it)."""
         names = ("faces.onnx", CARD_FACES) if self._card_faces is not None else ("faces.onnx",)
         return model_digest(*(self.model_dir / n for n in names))
 

@@ -159,9 +159,7 @@ def train_finder(
         if teacher is not None and any(kept):
             loss = kept_loss(out, teacher, x, torch.tensor(kept), heat, side, mask)
         else:
-            loss_h = focal_loss(out[:, 0], heat)
-            loss_s = (torch.abs(out[:, 1] - side) * mask).sum() / mask.sum().clamp(min=1)
-            loss = loss_h + loss_s
+            loss = labels_loss(out, heat, side, mask)
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -170,6 +168,15 @@ def train_finder(
         if step % 100 == 0 or step == steps - 1:
             log(f"finder step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
     return net.eval()
+
+
+def labels_loss(
+    out: torch.Tensor, heat: torch.Tensor, side: torch.Tensor, mask: torch.Tensor
+) -> torch.Tensor:
+    """The finder's loss on labelled crops: focal on the centre heatmap, L1 on the log
+    side where a die's centre is."""
+    loss_s = (torch.abs(out[:, 1] - side) * mask).sum() / mask.sum().clamp(min=1)
+    return focal_loss(out[:, 0], heat) + loss_s
 
 
 def kept_loss(
@@ -186,11 +193,7 @@ def kept_loss(
     loss = out.new_zeros(())
     new = ~kept
     if new.any():
-        n = new.float().mean()
-        loss_h = focal_loss(out[new, 0], heat[new])
-        m = mask[new]
-        loss_s = (torch.abs(out[new, 1] - side[new]) * m).sum() / m.sum().clamp(min=1)
-        loss = loss + n * (loss_h + loss_s)
+        loss = new.float().mean() * labels_loss(out[new], heat[new], side[new], mask[new])
     with torch.no_grad():
         t = teacher(x[kept])
     p = torch.sigmoid(t[:, 0])
