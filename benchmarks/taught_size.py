@@ -11,7 +11,8 @@ split; webcam-white's first 5 show only ones, which tell no size):
 - untaught: no profile;
 - taught, old: the profile's face vote only, the reader ignoring its size (as before
   sizes were kept; taught that way too);
-- taught, new: the whole profile, size included.
+- taught, new: the whole profile, size included where its taught photos, read without
+  themselves, read no worse with it (``teaching.judge``; printed).
 
 and prints per-die accuracy, missed, extra, confident-and-wrong and the median time a
 photo (one OpenCV thread; a shared machine's times are noisy).
@@ -109,11 +110,14 @@ def main() -> None:
                     with tempfile.TemporaryDirectory() as tmp:
                         profile = open_profile(Path(tmp), reader, create=True)
                         start = time.perf_counter()
-                        teach_photos(reader, profile, taught, name, zoom=zoom, widen=widen)
+                        lesson = teach_photos(reader, profile, taught, name, zoom=zoom, widen=widen)
                         seconds = time.perf_counter() - start
                     size = profile.size
                     said = f"{size.side:.1f} px in {size.frame[0]}x{size.frame[1]}" if size else "-"
-                    print(f"    ({variant}: taught in {seconds:.1f} s, dice {said})")
+                    print(
+                        f"    ({variant}: taught in {seconds:.1f} s, dice {said}, "
+                        f"its size {'used' if lesson.sized else 'not used'})"
+                    )
                     reader.profile = profile
                 report = evaluate(
                     lambda im: reader.read(im, args.faces), test, zoom=zoom, widen=widen

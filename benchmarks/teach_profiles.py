@@ -5,7 +5,8 @@ Prints (issue 24's budget in brackets):
 - the median time to read a photo untaught, with the taught profile, with its vote forced
   on (the most a profile costs), and with a full profile voting (<= +2 ms),
 - the size of that profile, and of a full one: every face of a kind and "not a die" at
-  the most crops a profile keeps (<= 5 MB).
+  the most crops a profile keeps (<= 5 MB),
+- how long judging the set's size on its taught photos takes (``teaching.judge``).
 
     python benchmarks/teach_profiles.py [--photos 5] [--kind pips|cards] [--threads 1]
 """
@@ -26,7 +27,14 @@ from scorer.render import write_dataset
 from scorer.vision.labelled import load_split
 from scorer.vision.profile import MAX_PER_FACE, NEARS, DiceProfile
 from scorer.vision.reader import Reader, face_crop
-from scorer.vision.teaching import named_dice, open_profile, teach_dice, teach_photos
+from scorer.vision.teaching import (
+    JUDGED_PHOTOS,
+    judge,
+    named_dice,
+    open_profile,
+    teach_dice,
+    teach_photos,
+)
 
 
 def main() -> None:
@@ -89,6 +97,23 @@ def main() -> None:
         full.save(Path(tmp) / "full")
         print(
             f"a written throw of {len(taught_dice)} dice taught to the full profile and saved: "
+            f"{(time.perf_counter() - start) * 1000:.0f} ms (wall)"
+        )
+        reader.profile = profile
+        views = []
+        for photo in photos[: args.photos]:
+            shown = cv2.imread(str(photo.path))
+            views.append((f"benchmark:{photo.path.name}", shown, named_dice(reader, shown, photo)))
+
+        def read(trial: DiceProfile, shown: np.ndarray):
+            reader.profile = trial
+            return reader.read(shown, faces)
+
+        start = time.perf_counter()
+        judge(profile, views, read)
+        print(
+            f"its size judged on its {len(views)} taught photos (each read twice; the table "
+            f"judges up to {JUDGED_PHOTOS} after each written turn, off the game's thread): "
             f"{(time.perf_counter() - start) * 1000:.0f} ms (wall)"
         )
         print(

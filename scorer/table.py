@@ -233,6 +233,7 @@ class Table:
         self.dice_sets = dice_sets
         self._reader_lock = threading.RLock()  # one reading or lesson at a time
         self._lessons: dict[str, tuple[Any, str | None]] = {}
+        self._lesson_dice: dict[str, list[Any]] = {}  # a taught lesson's dice as named
         self._pending_reading: Any = None  # the reading a pending throw waits with
         # written throws wait here to be taught, in order, off the request's thread
         self._lessons_due: queue.Queue = queue.Queue()
@@ -765,23 +766,63 @@ class Table:
                 if frame is None:
                     continue
                 taught += self._teach_frame(profile, frame, lesson.dice, source)
-            if taught:
+            if not taught:
+                return 0
+            self.dice_sets.save(set_id, profile)
+        self._judge(set_id, profile, self._game_views(rows, dice_kind, prefix))
+        return taught
+
+    def _game_views(self, rows: list[dict[str, Any]], dice_kind: str, prefix: str) -> Any:
+        """The game's written turns' photos, newest first, as ``teaching.judge`` reads them
+        (each photo loaded only when its turn comes)."""
+        from scorer.dice_sets import turn_lessons
+
+        for end in range(len(rows) - 1, -1, -1):
+            if rows[end]["event"].get("type") not in ("write", "scratch"):
+                continue
+            source = f"{prefix}{rows[end]['seq']}"
+            for lesson in turn_lessons(rows[: end + 1], dice_kind):
+                frame = self._photo(lesson.photo)
+                if frame is not None:
+                    yield source, frame, _named(lesson.dice)
+
+    def _judge(self, set_id: str, profile: Any, views: Any) -> None:
+        """Read the set's newest taught photos with its size and without it (``teaching.
+        judge``), one reading at a time under the reader's lock so that a throw waits for
+        one reading at most; the trials are kept if the set was not forgotten meanwhile."""
+        from itertools import islice
+
+        from scorer.vision.teaching import JUDGED_PHOTOS, game_faces, record_trials, trials
+
+        faces = game_faces(profile)
+
+        def read(trial: Any, frame: Any) -> Any:
+            with self._reader_lock:
+                before = self.reader.profile
+                self.reader.profile = trial
+                try:
+                    reading = self.reader.read(self._crop(frame), faces)
+                finally:
+                    self.reader.profile = before
+            return self._uncrop(reading, frame)
+
+        mine = (v for v in views if v[0] in profile.sources())
+        scores = trials(profile, islice(mine, JUDGED_PHOTOS), read)
+        with self._reader_lock:
+            if self.dice_sets.editable(set_id, self.reader) is not profile:
+                return
+            sized = profile.uses_size
+            if record_trials(profile, scores) != sized or scores:
                 self.dice_sets.save(set_id, profile)
-            return taught
 
     def _teach_frame(self, profile: Any, frame: Any, dice: Sequence[Any], source: str) -> int:
         """Teach ``dice`` ((box, value, kind, corrected) each) of one photo; dice of the
         other kind than the set's are refused (logged) and the rest still taught."""
-        from scorer.dice import face_class
         from scorer.vision.profile import ProfileError
-        from scorer.vision.teaching import TaughtDie, teach_dice
+        from scorer.vision.teaching import teach_dice
 
-        named = [
-            TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), face_class(face, value), fixed)
-            for (x, y, w, h), value, face, fixed in dice
-        ]
         try:
-            return teach_dice(self.reader, profile, frame, named, source)
+            return teach_dice(self.reader, profile, frame, _named(dice), source)
         except ProfileError as err:
             log.warning("not taught from %s: %s", source, err)
             self.say(str(err))
@@ -812,6 +853,7 @@ class Table:
         self._lessons[lesson_id] = (frame, photo)
         for old in list(self._lessons)[: -self.LESSONS_KEPT]:
             del self._lessons[old]
+            self._lesson_dice.pop(old, None)
         height, width = frame.shape[:2]
         dice = [dataclasses.asdict(d) | {"box": list(d.box)} for d in reading.dice]
         profile = self.reader.profile if hasattr(self.reader, "profile") else None
@@ -859,12 +901,18 @@ class Table:
             profile = self.dice_sets.editable(set_id, self.reader, replace=True)
             self._teach_frame_strict(profile, frame, named, f"lesson {lesson_id}")
             self.dice_sets.save(set_id, profile)
+        self._lesson_dice[lesson_id] = _named(named)
+        kept = [k for k in reversed(self._lessons) if k in self._lesson_dice]
+        self._judge(
+            set_id,
+            profile,
+            ((f"lesson {k}", self._lessons[k][0], self._lesson_dice[k]) for k in kept),
+        )
         return self.dice_set_summary(set_id)
 
     def _teach_frame_strict(self, profile: Any, frame: Any, dice: Sequence[Any], source: str):
-        from scorer.dice import face_class
         from scorer.vision.profile import ProfileError
-        from scorer.vision.teaching import TaughtDie, teach_dice
+        from scorer.vision.teaching import teach_dice
 
         kinds = {face for _, _, face, _ in dice}
         if profile.kind is not None and kinds - {profile.kind}:
@@ -873,11 +921,7 @@ class Table:
                 f"{' and '.join(sorted(kinds))} labels belong to another set"
             )
         profile.forget(source)  # a lesson taught twice counts once
-        named = [
-            TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), face_class(face, value), fixed)
-            for (x, y, w, h), value, face, fixed in dice
-        ]
-        teach_dice(self.reader, profile, frame, named, source)
+        teach_dice(self.reader, profile, frame, _named(dice), source)
 
     def dice_set_summary(self, set_id: str, *, reread: bool = True) -> dict[str, Any]:
         """How many faces of each value the set has seen, and (``reread``) what it reads now
@@ -1252,6 +1296,17 @@ class Table:
         if callable(closer):
             with contextlib.suppress(Exception):
                 closer()
+
+
+def _named(dice: Sequence[Any]) -> list[Any]:
+    """A photo's dice ((box, value, kind, corrected) each) as ``teaching.TaughtDie``."""
+    from scorer.dice import face_class
+    from scorer.vision.teaching import TaughtDie
+
+    return [
+        TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), face_class(face, value), fixed)
+        for (x, y, w, h), value, face, fixed in dice
+    ]
 
 
 def _box_of(die: Any) -> list[int] | None:

@@ -130,6 +130,10 @@ def test_given_a_game_with_a_set_when_a_misread_six_is_corrected_and_written_the
     profile = table.dice_sets.profile(set_id, table.reader)
     assert profile is not None and len(profile) == 10
     assert (table.dice_sets.folder(set_id) / "profile.npz").is_file()
+    # and each written turn's photo was read again without it, with the set's size and
+    # without, and the trials kept with the set (its dice all found either way)
+    assert set(profile.trials) == profile.sources() and len(profile.trials) == 2
+    assert all(t["sized"] == t["unsized"] >= 4 for t in profile.trials.values())
     # and the next turn reads the logo sixes of a fresh throw right
     state = play_throw(table, camera, game_id, 21, [6, 4, 6, 2, 1])
     assert [d["value"] for d in state["dice"]] == [6, 4, 6, 2, 1]
@@ -139,6 +143,7 @@ def test_given_a_game_with_a_set_when_a_misread_six_is_corrected_and_written_the
     table.settle_learning()
     profile = table.dice_sets.profile(set_id, table.reader)
     assert len(profile) == 5 and len(profile.sources()) == 1
+    assert set(profile.trials) == profile.sources()
 
 
 def settle(table: Table, game_id: int, read: list[int], values: list[int]) -> None:
@@ -216,6 +221,8 @@ def test_given_the_camera_page_api_when_a_set_is_taught_and_forgotten_then_summa
     assert taught.status_code == 200, summary
     assert summary["faces"] == {"pips:1": 1, "pips:2": 1, "pips:3": 1, "pips:5": 1, "pips:6": 2}
     assert sorted(d["value"] for d in summary["reads"][0]["dice"]) == [1, 2, 3, 5, 6, 6]
+    profile = logo_table.dice_sets.profile(set_id, logo_table.reader)
+    assert set(profile.trials) == {f"lesson {lesson['lesson']}"}
     # and card values for this pip set are refused
     refused = client.post(
         f"/api/dice-sets/{set_id}/teach",

@@ -165,7 +165,7 @@ def test_given_a_profile_of_another_face_network_when_loaded_then_migrated(reade
 
 @pytest.mark.parametrize(
     "damage",
-    ["truncated", "garbage", "empty", "newer", "labels"],
+    ["truncated", "garbage", "empty", "newer", "labels", "trials"],
 )
 def test_given_a_damaged_profile_when_loaded_then_a_clear_error(reader, tmp_path, damage):
     # given a saved profile, then damaged
@@ -184,6 +184,8 @@ def test_given_a_damaged_profile_when_loaded_then_a_clear_error(reader, tmp_path
         meta = json.loads(bytes(parts["meta"]).decode())
         if damage == "newer":
             meta["format"] = 99
+        elif damage == "trials":
+            meta["trials"] = {"throw 10": {"sized": "many"}}
         else:
             meta["examples"] = meta["examples"][:3]
         parts["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
@@ -199,6 +201,7 @@ def test_given_a_damaged_profile_when_loaded_then_a_clear_error(reader, tmp_path
         "empty": "not a readable dice profile",
         "newer": "newer scorer",
         "labels": "damaged",
+        "trials": "trials of the set's size",
     }[damage]
     assert expected in message
 

@@ -1,5 +1,6 @@
-"""A taught set's dice size: kept with the profile, followed by undo and forget, and used
-by the reader in place of its survey's guess where the frame is the one it was taught in.
+"""A taught set's dice size: kept with the profile, followed by undo and forget, used by
+the reader in place of its survey's guess where the frame is the one it was taught in,
+and left unused where its own photos, each read without itself, read worse with it.
 
 The set is the logo dice of ``test_vision_profile``; the photo whose size the survey
 misjudges is a dark-rimmed tray of small dice in a wide, flat frame, which the survey
@@ -18,7 +19,8 @@ from scorer.dice import BACKGROUND, face_class
 from scorer.vision import reader as reader_module
 from scorer.vision.profile import FILE_NAME, FORMAT, SIZED_DICE, DiceProfile, DieSize
 from scorer.vision.reader import Reader, default_model_dir
-from scorer.vision.teaching import TaughtDie, open_profile, teach_dice
+from scorer.vision.reading import Die, Reading
+from scorer.vision.teaching import TaughtDie, dice_read_right, judge, open_profile, teach_dice
 from tests.test_vision_profile import logo_throw, taught
 from tests.test_vision_reader import draw_die, felt
 
@@ -201,13 +203,14 @@ def test_given_a_format_1_profile_when_loaded_then_no_size_and_saved_as_the_new_
         parts = {k: stored[k] for k in stored.files}
     meta = json.loads(bytes(parts["meta"]).decode())
     meta["format"] = 1
+    del meta["trials"]
     for row in meta["examples"]:
         del row["side"], row["frame"]
     parts["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
     np.savez(path, **parts)
     # when loaded, then its crops are all there and it knows no size: read as before
     old = open_profile(folder, reader)
-    assert len(old) == 12 and old.size is None
+    assert len(old) == 12 and old.size is None and old.trials == {} and old.uses_size
     image, _ = logo_throw([6, 4, 6, 2, 1], 22)
     reader.profile = old
     assert reader.read(image).values == (6, 4, 6, 2, 1)
@@ -215,7 +218,93 @@ def test_given_a_format_1_profile_when_loaded_then_no_size_and_saved_as_the_new_
     teach_dice(reader, old, *logo_throw([2, 3, 4, 5], 30), "throw 30")
     old.save(folder)
     with np.load(folder / FILE_NAME) as stored:
-        assert json.loads(bytes(stored["meta"]).decode())["format"] == FORMAT == 2
+        assert json.loads(bytes(stored["meta"]).decode())["format"] == FORMAT == 3
     again = open_profile(folder, reader)
     assert again.size == old.size and again.size is not None and again.size.frame == (640, 640)
     reader.profile = None
+
+
+def test_given_a_size_that_loses_the_dice_when_judged_on_its_photos_then_read_without_it(
+    reader,
+):
+    # given a set taught from three photos whose boxes were drawn six times its dice (a
+    # size at which the finder loses them: one die of five found on a fresh throw)
+    profile = DiceProfile("boxes too big")
+    views = []
+    for seed in (10, 11, 12):
+        image, dice = logo_throw([2, 3, 4, 5, 6], seed)
+        drawn = [TaughtDie(d.centre, d.side * 6, d.label, False) for d in dice]
+        teach_dice(reader, profile, image, drawn, f"throw {seed}")
+        views.append((f"throw {seed}", image, dice))
+    fresh, _ = logo_throw([2, 3, 4, 5, 6], 21)
+    reader.profile = profile
+    assert profile.uses_size and len(reader.read(fresh, "pips").dice) < 5
+    # when judged on its taught photos, each read without what it taught
+
+    def read(trial: DiceProfile, image: np.ndarray):
+        reader.profile = trial
+        return reader.read(image, "pips")
+
+    sized = judge(profile, views, read)
+    # then the photos read fewer dice right with the size, and the set no longer uses it
+    assert not sized and not profile.uses_size
+    with_size = sum(t["sized"] for t in profile.trials.values())
+    assert with_size < sum(t["unsized"] for t in profile.trials.values())
+    reader.profile = profile
+    assert len(reader.read(fresh, "pips").dice) == 5
+    # when the throws whose trials spoke against it are undone, the size is used again
+    for source, trial in list(profile.trials.items()):
+        if trial["sized"] < trial["unsized"]:
+            profile.forget(source)
+    assert profile.uses_size and set(profile.trials) == profile.sources()
+    reader.profile = None
+
+
+def test_given_a_size_that_finds_the_dice_when_judged_then_kept_and_saved(
+    reader, monkeypatch, tmp_path
+):
+    # given photos of small dice the survey takes for one big die, a set taught from two
+    monkeypatch.setattr(reader_module, "WIDE_BOARD", reader_module.FINDER_INPUT)
+    profile = DiceProfile("tray")
+    views = []
+    for seed in (5, 6):
+        image, dice = tray_throw(seed=seed)
+        teach_dice(reader, profile, image, dice, f"throw {seed}")
+        views.append((f"throw {seed}", image, dice))
+
+    def read(trial: DiceProfile, image: np.ndarray):
+        reader.profile = trial
+        return reader.read(image, "pips")
+
+    # when judged, then each photo read more dice right with the size: it stays in use
+    assert judge(profile, views, read)
+    assert all(t["sized"] > t["unsized"] for t in profile.trials.values())
+    # when saved and loaded, the trials and the choice come back
+    profile.save(tmp_path / "tray")
+    again = open_profile(tmp_path / "tray", reader)
+    assert again.trials == profile.trials and again.uses_size
+    reader.profile = None
+
+
+def test_given_a_reading_when_scored_against_named_dice_then_right_less_extra():
+    # given three named dice, and a reading that has two right, one wrong face and an
+    # extra die far from any named one
+    named = [
+        TaughtDie((100.0, 100.0), 40.0, face_class("pips", 2), False),
+        TaughtDie((200.0, 100.0), 40.0, face_class("pips", 5), False),
+        TaughtDie((300.0, 100.0), 40.0, face_class("card", 1), False),
+    ]
+    reading = Reading(
+        (
+            Die(2, "pips", 0.9, (82, 80, 40, 40)),
+            Die(6, "pips", 0.9, (180, 80, 40, 40)),
+            Die(1, "card", 0.9, (280, 82, 40, 40)),
+            Die(3, "pips", 0.9, (500, 500, 40, 40)),
+        ),
+        1.0,
+    )
+    # then two right, less one extra
+    assert dice_read_right(named, reading) == 1
+    # and a die found beyond a named die's reach pairs with nothing
+    far = Reading((Die(2, "pips", 0.9, (160, 160, 40, 40)),), 1.0)
+    assert dice_read_right(named[:1], far) == -1

@@ -12,12 +12,20 @@ die keeps its side in frame pixels and the frame's size, and ``size`` (the media
 at the newest frame size) lets the reader look at a photo of that size at the scale its
 dice need instead of guessing it.
 
+A size can also lose a set's dice: the finder sees some sets better at the scale that
+fills its board than at the one that makes their dice TARGET_DIE px. So a profile keeps,
+for each photo it was taught from, how many of its dice were read right with the set's
+size and without it, the photo read without what it taught itself (``tried``, ``judge``
+in ``teaching``), and uses its size only where that read its photos no worse
+(``uses_size``). The vote has its own such check on the taught crops (``calibrate``).
+
 A profile is one file (``profile.npz``) in its own folder. It keeps the crops themselves,
 so a new face network re-describes them (``migrate``) rather than throwing them away.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import io
 import json
@@ -38,7 +46,9 @@ log = logging.getLogger(__name__)
 
 #: Version of the file layout; a file of a later version is refused, never guessed at.
 #: 2: each example keeps its die's side and frame size (format 1 loads without them).
-FORMAT = 2
+#: 3: the trials of the set's size on its taught photos (``trials``; format 2 loads without
+#: them and uses its size, as it did).
+FORMAT = 3
 FILE_NAME = "profile.npz"
 #: the face network's features: global average pooling, before its one linear layer
 EMBEDDING = "onnx_node!/net/features/features.11/Flatten"
@@ -86,6 +96,10 @@ GAIN = 0.02
 #: from its first 5 train photos (8 ones), was read at the size of its pips (7 % per die).
 SIZED_DICE = 3
 ONE = face_class("pips", 1)
+
+#: A taught photo's trial (``DiceProfile.trials``): its dice read right, less the extra
+#: dice found, with the set's size and without it.
+TRIAL = ("sized", "unsized")
 
 #: crops and the set's kind of dice ("pips", "card" or None) -> (features (n, 128), the
 #: network's face probabilities (n, 13)): a set of poker dice may have its own network
@@ -152,6 +166,11 @@ class DiceProfile:
         self._doubted = np.zeros(0, bool)  # per example: set aside as a mistaken tap
         #: how big the taught dice look (``measure``), None until a die of known size is taught
         self.size: DieSize | None = None
+        #: per taught photo's source: TRIAL -> its dice read right less extra dice found,
+        #: read without what it taught (``teaching.judge``); and whether they chose the size
+        self.trials: dict[str, dict[str, int]] = {}
+        self.uses_size = True
+        self._without: str | None = None  # a trial's source, whose crops do not vote
 
     def __len__(self) -> int:
         return len(self.examples)
@@ -209,8 +228,11 @@ class DiceProfile:
         self._probs = np.concatenate([self._probs, probs])
         self._labels = np.concatenate([self._labels, np.repeat(labels, TURNS)])
         self._keep_within_limits()
+        sources = self.sources()
+        self.trials = {s: t for s, t in self.trials.items() if s in sources}
         self.calibrate()
         self.measure()
+        self.choose()
         return len(crops)
 
     def forget(self, source: str | None = None) -> int:
@@ -220,8 +242,11 @@ class DiceProfile:
         self._select(keep)
         if not self.examples:
             self.kind = None
+        sources = self.sources()
+        self.trials = {s: t for s, t in self.trials.items() if s in sources}
         self.calibrate()
         self.measure()
+        self.choose()
         return removed
 
     def counts(self) -> dict[int, int]:
@@ -258,18 +283,57 @@ class DiceProfile:
         than ones (``SIZED_DICE``): the median side of those taught in frames of the newest
         one's frame size, so a camera changed or moved since counts only once it has been
         taught at; None under SIZED_DICE of them."""
+        self.size = self._measured()
+        return self.size
+
+    def _measured(self, without: str | None = None) -> DieSize | None:
         sized = [
             e
             for e in self.examples
-            if e.label not in (BACKGROUND, ONE) and not e.correction and e.side > 0 and e.frame
+            if e.label not in (BACKGROUND, ONE)
+            and not e.correction
+            and e.side > 0
+            and e.frame
+            and e.source != without
         ]
-        self.size = None
         if sized:
             frame = sized[-1].frame
             sides = [e.side for e in sized if e.frame == frame]
             if frame is not None and len(sides) >= SIZED_DICE:
-                self.size = DieSize(float(np.median(sides)), frame)
-        return self.size
+                return DieSize(float(np.median(sides)), frame)
+        return None
+
+    # ------------------------------------------------------------------ its trials
+
+    @property
+    def reading_size(self) -> DieSize | None:
+        """The set's size where the reader is to look for it (``uses_size``), else None."""
+        return self.size if self.uses_size else None
+
+    def tried(self, sized: bool, without: str) -> DiceProfile:
+        """This profile with or without its size (``sized``), knowing nothing of what
+        ``without`` (a source) taught: how the set would read that source's photo had it
+        not been taught. A shallow copy: the taught crops are shared, not copied."""
+        trial = copy.copy(self)
+        trial.uses_size = sized
+        trial._without = without
+        trial.size = self._measured(without)
+        return trial
+
+    def record(self, source: str, scores: dict[str, int]) -> None:
+        """Keep a taught photo's trial (TRIAL -> dice read right less extra) and choose
+        again whether to use the size (a source of several photos, a turn of several throws,
+        scores their sum)."""
+        if set(scores) != set(TRIAL):
+            raise ProfileError(f"a trial scores {' and '.join(TRIAL)}")
+        self.trials[source] = {k: int(v) for k, v in scores.items()}
+        self.choose()
+
+    def choose(self) -> bool:
+        """Use the size unless the taught photos' trials read fewer dice right with it."""
+        sized, unsized = (sum(t[k] for t in self.trials.values()) for k in TRIAL)
+        self.uses_size = sized >= unsized
+        return self.uses_size
 
     # ------------------------------------------------------------------ reading
 
@@ -282,6 +346,8 @@ class DiceProfile:
         unit = _unit(np.asarray(features, np.float32).reshape(len(features), -1))
         sims = _per_example(unit @ self._features.T)
         sims[:, self._doubted] = -1.0
+        if self._without is not None:
+            sims[:, [e.source == self._without for e in self.examples]] = -1.0
         return _voted(sims, self._labels[::TURNS], probs, self.near)
 
     def calibrate(self) -> float:
@@ -334,6 +400,7 @@ class DiceProfile:
                 }
                 for e in self.examples
             ],
+            "trials": self.trials,
         }
         crops = (
             np.stack([e.crop for e in self.examples])
@@ -423,9 +490,23 @@ class DiceProfile:
             profile.model = model or profile.model
         profile._features = _unit(features.astype(np.float32))
         profile._probs = probs.astype(np.float32)
+        profile.trials = _trials_of(meta.get("trials", {}), path)
         profile.calibrate()
         profile.measure()
+        profile.choose()
         return profile
+
+
+def _trials_of(rows: object, path: Path) -> dict[str, dict[str, int]]:
+    """A stored profile's trials, checked: source -> TRIAL -> a whole number."""
+    if not isinstance(rows, dict) or not all(
+        isinstance(t, dict)
+        and set(t) == set(TRIAL)
+        and all(isinstance(v, int) and not isinstance(v, bool) for v in t.values())
+        for t in rows.values()
+    ):
+        raise ProfileError(f"{path} is damaged: its trials of the set's size")
+    return {str(s): dict(t) for s, t in rows.items()}
 
 
 def _size_of(row: dict) -> tuple[float, tuple[int, int] | None]:

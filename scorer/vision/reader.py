@@ -256,8 +256,9 @@ class Reader:
     def _taught_side(self, width: int, height: int) -> float:
         """The side (frame px) of the taught set's dice in a frame this size, or 0 where
         the profile does not know it (untaught, taught before sizes were kept, or taught
-        in frames of another size: the camera changed)."""
-        size = getattr(self.profile, "size", None)
+        in frames of another size: the camera changed) or does not use it (its taught
+        photos read better without it: ``DiceProfile.uses_size``)."""
+        size = getattr(self.profile, "reading_size", None)
         if size is None or size.frame != (width, height):
             return 0.0
         return float(size.side)

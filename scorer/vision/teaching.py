@@ -9,7 +9,8 @@ a confirmed example, a die read wrong or missed a correction.
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +19,9 @@ import numpy as np
 from scorer.dice import BACKGROUND, face_class
 from scorer.vision.evaluation import closer, match, wider
 from scorer.vision.labelled import LabelledPhoto
-from scorer.vision.profile import FILE_NAME, DiceProfile, ProfileError
+from scorer.vision.profile import FILE_NAME, TRIAL, DiceProfile, ProfileError
 from scorer.vision.reader import Reader, face_crop
+from scorer.vision.reading import Reading
 
 log = logging.getLogger(__name__)
 
@@ -93,6 +95,83 @@ def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[
     return out
 
 
+#: A set's size is judged on its newest taught photos, at most this many (each read twice):
+#: a night's play costs the table a few seconds a turn.
+JUDGED_PHOTOS = 8
+
+#: a taught photo as a trial reads it: its source, the photo, and its dice as named
+View = tuple[str, np.ndarray, Sequence[TaughtDie]]
+
+
+def judge(
+    profile: DiceProfile,
+    views: Iterable[View],
+    read: Callable[[DiceProfile, np.ndarray], Reading],
+) -> bool:
+    """Read each taught photo (``views``) with the set's size and without it, each time
+    as the profile would without what that photo taught (``DiceProfile.tried``), record
+    how many of its named dice were read right less the extra dice found, and let the
+    profile choose whether to use its size. Returns that choice.
+
+    ``read`` reads a photo with a given profile (the table's reader, under its lock). A
+    photo read without itself, as cross-validation reads it: a size at which the finder
+    loses the set's dice loses them on its own photos too."""
+    return record_trials(profile, trials(profile, views, read))
+
+
+def trials(
+    profile: DiceProfile,
+    views: Iterable[View],
+    read: Callable[[DiceProfile, np.ndarray], Reading],
+) -> dict[str, dict[str, int]]:
+    """The trials of ``judge`` (source -> TRIAL -> score), not yet recorded: reading
+    takes a while, and the table records them only under its reader's lock."""
+    scores: dict[str, dict[str, int]] = {}
+    for source, image, dice in views:
+        if source not in profile.sources():
+            continue
+        mine = scores.setdefault(source, dict.fromkeys(TRIAL, 0))
+        for key in TRIAL:
+            reading = read(profile.tried(key == "sized", source), image)
+            mine[key] += dice_read_right(dice, reading)
+    return scores
+
+
+def record_trials(profile: DiceProfile, scores: dict[str, dict[str, int]]) -> bool:
+    """Keep the trials of the sources the profile still holds; whether it uses its size."""
+    for source, mine in scores.items():
+        if source in profile.sources():
+            profile.record(source, mine)
+    return profile.uses_size
+
+
+def dice_read_right(dice: Sequence[TaughtDie], reading: Reading) -> int:
+    """The named ``dice`` a reading found with their taught face (paired nearest first,
+    within a die's reach of its centre, as ``evaluation.match`` pairs them), less the dice
+    it found where none is named: each costs a player's tap."""
+    near = []
+    for i, die in enumerate(dice):
+        for j, found in enumerate(reading.dice):
+            x, y, w, h = found.box
+            d = math.hypot(x + w / 2 - die.centre[0], y + h / 2 - die.centre[1])
+            if d <= die.side / 2 * 1.25:
+                near.append((d, i, j))
+    named, seen, right = set(), set(), 0
+    for _, i, j in sorted(near):
+        if i in named or j in seen:
+            continue
+        named.add(i)
+        seen.add(j)
+        found = reading.dice[j]
+        right += face_class(found.face, found.value) == dice[i].label
+    return right - (len(reading.dice) - len(seen))
+
+
+def game_faces(profile: DiceProfile) -> str:
+    """The ``faces`` a game played with the set's dice reads (``Reader.read``)."""
+    return {"pips": "pips", "card": "cards"}.get(profile.kind or "", "any")
+
+
 @dataclass
 class Lesson:
     """What one round of teaching did (``scorer teach`` prints it)."""
@@ -103,6 +182,8 @@ class Lesson:
     refused: int = 0
     #: photos left out because seen ``zoom`` x closer a die would leave the picture
     out_of_view: int = 0
+    #: whether the set reads with its size after its trials (``judge``)
+    sized: bool = True
 
 
 def teach_photos(
@@ -123,9 +204,8 @@ def teach_photos(
     least one) is taught as another face of its kind, the dice drawn at random (``seed``).
     ``zoom`` and ``widen`` teach each photo as ``scorer eval --closer`` and ``--wider`` read
     it (``evaluation.closer``, ``evaluation.wider``): a set taught at the table's view.
+    Then the newest JUDGED_PHOTOS are read again to judge the set's size (``judge``).
     """
-    import cv2
-
     lesson = Lesson()
     kinds = {d.face for p in photos for d in p.dice}
     if profile.kind is not None and kinds - {profile.kind}:
@@ -141,21 +221,16 @@ def teach_photos(
     count = max(1, round(wrong * total)) if wrong > 0 and total else 0
     mistaken = set(rng.choice(total, size=count, replace=False).tolist()) if count else set()
     seen = 0
+    taught: list[tuple[str, LabelledPhoto, list[TaughtDie]]] = []
     for photo in photos:
-        image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+        image, photo = _seen(photo, zoom, widen)
         if image is None:
-            lesson.refused += 1
-            log.warning("cannot read %s: not taught", photo.path)
-            continue
-        if zoom != 1.0:
-            view = closer(image, photo, zoom)
-            if view is None:
-                lesson.out_of_view += 1
-                seen += len(photo.dice)
+            if photo is None:
+                lesson.refused += 1
                 continue
-            image, photo = view
-        if widen != 1.0:
-            image, photo = wider(image, photo, widen)
+            lesson.out_of_view += 1
+            seen += len(photo.dice)
+            continue
         dice = named_dice(reader, image, photo)
         # named_dice gives one taught die per label: the drawn ones are taught wrong
         dice = [
@@ -163,11 +238,49 @@ def teach_photos(
             for i, d in enumerate(dice)
         ]
         seen += len(photo.dice)
-        teach_dice(reader, profile, image, dice, f"{source}:{photo.path.name}")
+        name = f"{source}:{photo.path.name}"
+        teach_dice(reader, profile, image, dice, name)
+        taught.append((name, photo, dice))
         lesson.photos += 1
         lesson.dice += sum(d.label != BACKGROUND for d in dice)
         lesson.corrections += sum(d.correction for d in dice)
+
+    def views() -> Iterable[View]:
+        for name, photo, dice in taught[-JUDGED_PHOTOS:]:
+            image, _ = _seen(photo, zoom, widen)
+            if image is not None:
+                yield name, image, dice
+
+    def read(trial: DiceProfile, image: np.ndarray) -> Reading:
+        reader.profile = trial
+        try:
+            return reader.read(image, game_faces(profile))
+        finally:
+            reader.profile = profile
+
+    lesson.sized = judge(profile, views(), read)
     return lesson
+
+
+def _seen(
+    photo: LabelledPhoto, zoom: float, widen: float
+) -> tuple[np.ndarray | None, LabelledPhoto | None]:
+    """A labelled photo as the table's view shows it (``closer``, ``wider``); no image
+    where it cannot be read (and no photo then) or a die would leave the view."""
+    import cv2
+
+    image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
+    if image is None:
+        log.warning("cannot read %s: not taught", photo.path)
+        return None, None
+    if zoom != 1.0:
+        view = closer(image, photo, zoom)
+        if view is None:
+            return None, photo
+        image, photo = view
+    if widen != 1.0:
+        image, photo = wider(image, photo, widen)
+    return image, photo
 
 
 def _mistaken(die: TaughtDie, rng: np.random.Generator) -> TaughtDie:
