@@ -126,5 +126,29 @@ def test_given_a_card_network_when_poker_dice_are_taught_then_their_features_are
     assert asked == ["card"]
     assert reader._embedder("card") is reader._card_faces
     assert reader._embedder("") is reader._faces
-    # and a profile taught before the card network came is described again (its digest moved)
-    assert reader.faces_digest() != model_digest(tmp_path / "faces.onnx")
+    # and a set of poker dice taught before the card network came is described again (its
+    # kind's digest moved), while a set of pip dice is not (its features are the general
+    # network's alone)
+    assert reader.faces_digest("card") != model_digest(tmp_path / "faces.onnx")
+    assert reader.faces_digest("pips") == model_digest(tmp_path / "faces.onnx")
+
+
+def test_given_a_table_of_pip_dice_when_read_and_taught_then_the_card_network_stays_unloaded(
+    tmp_path, throw
+):
+    # given a reader whose model folder has a card network
+    reader = Reader(models_with_card_faces(tmp_path))
+    assert reader.has_card_faces
+    # when pip dice are read and a set of them is taught, saved and loaded again
+    reader.read(throw, faces="pips")
+    profile = DiceProfile("white", model=reader.faces_digest())
+    crop = face_crop(throw, (220.0, 320.0), 70.0)
+    profile.teach([crop], [face_class("pips", 3)], "lesson 1", reader.embed)
+    profile.save(tmp_path / "white")
+    again = DiceProfile.load(tmp_path / "white", reader.embed, reader.faces_digest)
+    # then the card network was never loaded (a pip table never holds it in memory)
+    assert "_card_faces" not in vars(reader)
+    assert again.model == reader.faces_digest("pips") and len(again) == 1
+    # when a game of poker dice reads, then it is loaded, once
+    reader.read(throw, faces="cards")
+    assert vars(reader)["_card_faces"] is reader._card_faces is not None

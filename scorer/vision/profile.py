@@ -429,9 +429,15 @@ class DiceProfile:
         return target
 
     @classmethod
-    def load(cls, folder: str | Path, embed: Embed | None = None, model: str = "") -> DiceProfile:
-        """Read ``folder/profile.npz``; a profile made with another face network (``model``
-        differs) is migrated: its crops are described again by ``embed``."""
+    def load(
+        cls,
+        folder: str | Path,
+        embed: Embed | None = None,
+        model: str | Callable[[str | None], str] = "",
+    ) -> DiceProfile:
+        """Read ``folder/profile.npz``; a profile made with other face networks than
+        ``model`` (their digest, or the digest for a set's kind) is migrated: its crops are
+        described again by ``embed``."""
         path = Path(folder) / FILE_NAME
         if not path.is_file():
             raise ProfileError(f"no dice profile in {folder} (looked for {FILE_NAME})")
@@ -481,6 +487,8 @@ class DiceProfile:
         if any(not e.side >= 0.0 for e in profile.examples):
             raise ProfileError(f"{path} is damaged: a die's side is not a size")
         profile._labels = np.repeat([e.label for e in profile.examples], TURNS).astype(np.int64)
+        if callable(model):
+            model = model(profile.kind)
         stale = model and profile.model != model
         if stale or len(features) != len(rows) * TURNS or len(probs) != len(features):
             if embed is None:

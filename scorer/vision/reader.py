@@ -164,10 +164,9 @@ class Reader:
                 raise ModelMissing(f"no {name} in {folder}: run `make train` to build it")
             nets.append(load_net(path, backend))
         self._finder, self._faces, self._courts = nets
-        #: a face network for poker dice alone, where trained (``CARD_FACES``): a game
-        #: that names its dice as cards reads them with it
-        cards = folder / CARD_FACES
-        self._card_faces = load_net(cards, backend) if cards.is_file() else None
+        #: whether a face network for poker dice alone was trained (``CARD_FACES``): a game
+        #: that names its dice as cards reads them with it (``_card_faces``)
+        self.has_card_faces = (folder / CARD_FACES).is_file()
         # the survey's own copy of the finder, and one for closer looks on a board of the
         # photo's own shape (``WIDE_BOARD``): cv2.dnn re-plans a network whose input size
         # changes, which cost more than a copy's memory
@@ -180,6 +179,12 @@ class Reader:
         if tray is not None and (len(tray) != 4 or tray[2] <= 0 or tray[3] <= 0):
             raise ScorerError(f"tray must be x, y, w, h with positive size, not {tray}")
         self.tray = tuple(int(v) for v in tray) if tray is not None else None
+
+    @functools.cached_property
+    def _card_faces(self) -> cv2.dnn.Net | OnnxRuntimeNet | None:
+        """The poker dice's own face network, loaded when a poker-dice game or set first
+        needs it: a table that plays only pip dice never holds it."""
+        return load_net(self.model_dir / CARD_FACES, self.backend) if self.has_card_faces else None
 
     # ------------------------------------------------------------------ public
 
@@ -569,7 +574,7 @@ class Reader:
             features, probs = self.embed(crops, self.profile.kind or dice_kind(allowed))
             return self.profile.rescore(features, probs)
         probs = run_crops(self._faces, crops)
-        if self._card_faces is None or dice_kind(allowed) != "card":
+        if not self.has_card_faces or dice_kind(allowed) != "card":
             return probs
         return card_faces_named(probs, run_crops(self._card_faces, crops))
 
@@ -580,7 +585,7 @@ class Reader:
         crops, untaught: what a dice profile keeps of a taught die (``kind`` "card": the
         poker dice's own network, where there is one). Always cv2.dnn, which returns an
         inner layer's output by name."""
-        cards = kind == "card" and self._card_faces is not None
+        cards = kind == "card" and self.has_card_faces
         blob = cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0)
         net = self._embedder("")
         net.setInput(blob)
@@ -595,10 +600,13 @@ class Reader:
         return np.array(features, np.float32).reshape(n, -1), probs
 
     @functools.cache  # noqa: B019 (one reader a process; its networks never change)
-    def faces_digest(self) -> str:
-        """A fingerprint of the face networks a profile's features come from (hashed once:
-        every profile a table loads or creates asks for it)."""
-        names = ("faces.onnx", CARD_FACES) if self._card_faces is not None else ("faces.onnx",)
+    def faces_digest(self, kind: str | None = None) -> str:
+        """A fingerprint of the face networks a profile of ``kind`` takes its features
+        from (a set of poker dice: both, where the card network was trained; else the
+        general one alone, so retraining the card network leaves pip sets as they are).
+        Hashed once a kind: every profile a table loads or creates asks for it."""
+        cards = kind == "card" and self.has_card_faces
+        names = ("faces.onnx", CARD_FACES) if cards else ("faces.onnx",)
         return model_digest(*(self.model_dir / n for n in names))
 
     @functools.cache  # noqa: B019 (one reader a process; the net lives as long as it)

@@ -41,12 +41,12 @@ class TaughtDie:
 
 
 def open_profile(folder: str | Path, reader: Reader, *, create: bool = False) -> DiceProfile:
-    """The profile in ``folder`` for this reader's face network (migrated if it was taught
-    with another one); with ``create`` an empty one where there is none yet."""
-    digest = reader.faces_digest()
+    """The profile in ``folder`` for this reader's face networks (migrated if it was taught
+    with others: ``Reader.faces_digest`` of its kind); with ``create`` an empty one where
+    there is none yet."""
     if create and not (Path(folder) / FILE_NAME).exists():
-        return DiceProfile(Path(folder).name, model=digest)
-    return DiceProfile.load(folder, reader.embed, digest)
+        return DiceProfile(Path(folder).name, model=reader.faces_digest())
+    return DiceProfile.load(folder, reader.embed, reader.faces_digest)
 
 
 def teach_dice(
@@ -56,7 +56,7 @@ def teach_dice(
     each die's side in this frame (the set's ``size``)."""
     crops = [face_crop(image, d.centre, d.side) for d in dice]
     height, width = image.shape[:2]
-    return profile.teach(
+    taught = profile.teach(
         crops,
         [d.label for d in dice],
         source,
@@ -65,6 +65,10 @@ def teach_dice(
         sides=[d.side for d in dice],
         frame=(width, height),
     )
+    # the set's kind is known once its first die is taught: its features are that
+    # kind's networks' (``Reader.faces_digest``)
+    profile.model = reader.faces_digest(profile.kind)
+    return taught
 
 
 def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[TaughtDie]:
