@@ -85,6 +85,9 @@ class Pending:
     missing: list[dict[str, int]] = field(default_factory=list)
     #: every die the camera saw, in its order: ``{"value", "box"}`` (the box on the photo)
     seen: list[dict[str, Any]] = field(default_factory=list)
+    #: where the camera saw more dice than the game has: the seen dice (indexes into
+    #: ``seen``) left out of ``values``, each read less surely than every die kept
+    left_out: list[int] = field(default_factory=list)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -95,6 +98,7 @@ class Pending:
             "photo": photo_url(self.photo),
             "missing": self.missing,
             "seen": self.seen,
+            "left_out": self.left_out,
         }
 
 
@@ -1151,8 +1155,9 @@ class Table:
         held dice, and the values offered keep each held die at its place (the throw
         accepts them as they are).
         """
-        seen = [int(d.value) for d in reading.dice]
         expected = self.dice_in_play(state)
+        left_out = least_sure(reading.dice, expected)
+        seen = [int(d.value) for i, d in enumerate(reading.dice) if i not in left_out]
         held = self.held_dice(state)
         rest = list(seen)
         missing = []
@@ -1161,14 +1166,25 @@ class Table:
                 rest.remove(value)
             else:
                 missing.append({"index": index, "value": value})
-        if missing and len(seen) == expected:
+        count = len(reading.dice)
+        if len(seen) == expected and (missing or left_out):
             free = iter(rest)
             values = [held[i] if i in held else next(free) for i in range(expected)]
+        else:
+            values = seen
+        if len(seen) != expected:
+            missing = []  # the count is wrong: which held die is not there cannot be told
+        if missing:
             names = ", ".join(f"die {m['index'] + 1} ({m['value']})" for m in missing)
             message = f"Held dice not seen: {names}. Check the dice and type them in."
-            return Pending(game_id, values, expected, message, photo, missing)
-        message = f"Saw {len(seen)} dice, expected {expected}: check the dice and type them in."
-        return Pending(game_id, seen, expected, message, photo)
+        elif left_out:
+            message = (
+                f"Saw {count} dice, expected {expected}: the least sure left out (crossed out on "
+                "the photo). Check the dice and confirm."
+            )
+        else:
+            message = f"Saw {count} dice, expected {expected}: check the dice and type them in."
+        return Pending(game_id, values, expected, message, photo, missing, left_out=left_out)
 
     @staticmethod
     def dice_in_play(state: dict[str, Any]) -> int:
@@ -1296,6 +1312,20 @@ class Table:
         if callable(closer):
             with contextlib.suppress(Exception):
                 closer()
+
+
+def least_sure(dice: Sequence[Any], expected: int) -> list[int]:
+    """Where a reading holds more dice than the game has (a side face, a token, the tray's
+    screw taken for a die), the indexes of the dice left out to make the count: those read
+    less surely than every die kept. None where the confidences do not tell (a tie at the
+    cut): then the players type the dice in, as with too few."""
+    if len(dice) <= expected:
+        return []
+    ranked = sorted(range(len(dice)), key=lambda i: -float(dice[i].confidence))
+    kept, out = ranked[:expected], ranked[expected:]
+    if float(dice[kept[-1]].confidence) <= float(dice[out[0]].confidence):
+        return []
+    return sorted(out)
 
 
 def _named(dice: Sequence[Any]) -> list[Any]:

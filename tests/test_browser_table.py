@@ -5,7 +5,8 @@ camera: dice are typed in). A Russian phone at 390x844 plays poker_ru (the commi
 the double tap on Write, banked throws, x3, the way to the premium); a Ukrainian
 kiosk at 800x480 sees yahtzee to its end (subtotal, no current cell left, the last
 round, Rematch); an English kiosk at 1920x1080 keeps every poker_dice round's hands
-and goes plain when the server stops. /setup refuses names in Russian.
+and goes plain when the server stops. /setup refuses names in Russian. A reading of six
+dice of five shows the least sure one crossed out and offers the other five.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ def served(tmp_path):
 
     store = Store(tmp_path / "games.sqlite3")
     camera = FakeCamera()  # a camera that works: the bar shows its green dot
-    table = Table(store, Bus(), camera=camera, reader=ScriptedReader(), photos=tmp_path)
+    reader = ScriptedReader()
+    table = Table(store, Bus(), camera=camera, reader=reader, photos=tmp_path)
     app = create_app({"TABLE": table})
     app.wsgi_app = seen_from_a_phone(app.wsgi_app)
     server, thread = start_server(app, threads=16)
@@ -45,7 +47,7 @@ def served(tmp_path):
         table.bus = Bus()
         up["server"], up["thread"] = start_server(app, port=server.effective_port, threads=16)
 
-    yield {"url": url, "stop": stop, "restart": restart}
+    yield {"url": url, "stop": stop, "restart": restart, "reader": reader}
     table.close()
     stop_server(up["server"], up["thread"])
     store.close()
@@ -225,5 +227,37 @@ def test_the_table_as_players_use_it(served):
             expect(banner).to_be_hidden()
             expect(big.locator(".pair-panel").first).to_be_visible()
             assert big.evaluate(dot_colour) == "rgb(34, 197, 94)"
+        finally:
+            browser.close()
+
+
+def test_given_a_sixth_die_read_less_surely_when_shown_then_crossed_out_and_five_offered(served):
+    from playwright.sync_api import expect, sync_playwright
+
+    url = served["url"]
+    expect.set_options(timeout=15_000)
+    # given a game, and a camera that sees six dice of five, the fourth a side face read
+    # far less surely than the others
+    game_id = api(url, "/api/games", {"ruleset": "yacht", "players": ["Anna"]})["id"]
+    served["reader"].queue([4, 4, 2, 1, 3, 5], confidence=[0.99, 0.98, 0.97, 0.41, 0.99, 0.9])
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            kiosk = browser.new_page(viewport={"width": 1920, "height": 1080})
+            kiosk.goto(url + "/")
+            # when the throw is read
+            api(url, f"/api/games/{game_id}/throw")
+            # then the photo shows six boxes, the fourth crossed out, the line says why,
+            # and the five others wait to be confirmed in the typed field
+            boxes = kiosk.locator("#photo.pending .photo-box")
+            expect(boxes).to_have_count(6)
+            expect(kiosk.locator("#photo.pending .photo-box.left-out")).to_have_count(1)
+            expect(boxes.nth(3)).to_have_class("photo-box left-out")
+            expect(kiosk.locator("#message")).to_contain_text("the least sure left out")
+            expect(kiosk.locator("#typed-dice")).to_have_value("4 4 2 3 5")
+            # and a Russian phone says it in Russian
+            phone = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
+            phone.goto(url + "/play?lang=ru")
+            expect(phone.locator("#message")).to_contain_text("не в счёт")
         finally:
             browser.close()

@@ -92,6 +92,52 @@ def test_a_bouncing_button_is_one_press(table, reader):
     assert reader.reads == 1
 
 
+def test_given_a_sixth_die_read_less_surely_when_captured_then_the_five_sure_ones_are_offered(
+    table, reader, store
+):
+    # given the camera sees six dice of five, the fourth read far less surely (a side face)
+    game_id = new_game(table)
+    reader.queue([4, 4, 2, 1, 3, 5], confidence=[0.99, 0.98, 0.97, 0.41, 0.99, 0.9])
+    # when the throw is captured
+    table.throw(game_id)
+    # then nothing is stored yet, the five others are offered in their order, the fourth
+    # is left out, and the line says to check and confirm
+    assert store.events(game_id) == []
+    pending = table.status.pending
+    assert pending.values == [4, 4, 2, 3, 5] and pending.left_out == [3]
+    assert pending.to_dict()["left_out"] == [3] and len(pending.seen) == 6
+    assert "Saw 6 dice, expected 5: the least sure left out" in table.status.message
+    # and confirming the offer settles the throw
+    table.throw(game_id, pending.values)
+    assert table.status.pending is None
+    assert [d["value"] for d in table.view(game_id)["dice"]] == [4, 4, 2, 3, 5]
+
+
+def test_given_six_dice_read_alike_when_captured_then_none_is_left_out(table, reader):
+    # given six dice of five, the two least sure read alike (no die to leave out)
+    game_id = new_game(table)
+    reader.queue([4, 4, 2, 1, 3, 5], confidence=[0.99, 0.98, 0.97, 0.5, 0.99, 0.5])
+    # when captured, then all six are shown to be typed in, none left out
+    table.throw(game_id)
+    pending = table.status.pending
+    assert pending.values == [4, 4, 2, 1, 3, 5] and pending.left_out == []
+    assert "check the dice and type them in" in table.status.message
+
+
+def test_given_held_dice_and_an_extra_one_when_captured_then_held_keep_their_places(table, reader):
+    # given three sixes held, and a camera that sees them, two thrown dice and a sixth,
+    # unsure one
+    game_id = new_game(table)
+    table.throw(game_id, [6, 1, 6, 2, 6])
+    table.hold(game_id, [0, 2, 4])
+    reader.queue([3, 6, 6, 4, 6, 1], confidence=[0.99, 0.99, 0.99, 0.99, 0.99, 0.3])
+    # when captured, then the five sure dice are offered with the held sixes at their places
+    table.throw(game_id)
+    pending = table.status.pending
+    assert pending.left_out == [5] and pending.values == [6, 3, 6, 4, 6]
+    assert pending.missing == []
+
+
 def test_a_reading_with_the_wrong_count_waits_for_the_dice_typed_in(table, reader, store):
     # given the camera sees only four dice of five
     game_id = new_game(table)

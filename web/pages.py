@@ -107,6 +107,13 @@ def strings() -> dict[str, Any]:
             seen="{seen}",
             expected="{expected}",
         ),
+        "pending_over": _(
+            "Saw %(seen)s dice, expected %(expected)s: the least sure left out (crossed out on "
+            "the photo). Check the dice and confirm.",
+            seen="{seen}",
+            expected="{expected}",
+        ),
+        "left_out": _("left out"),
         "stale": _(
             "This screen was behind: the game had moved on. Here it is now; nothing was changed."
         ),

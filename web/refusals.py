@@ -101,6 +101,10 @@ LINES: tuple[Any, ...] = (
     _l("Camera problem (%(name)s): %(problem)s. Type the dice in meanwhile."),
     _l("Camera problem: %(problem)s. Type the dice in meanwhile."),
     _l("Saw %(seen)s dice, expected %(expected)s: check the dice and type them in."),
+    _l(
+        "Saw %(seen)s dice, expected %(expected)s: the least sure left out (crossed out on "
+        "the photo). Check the dice and confirm."
+    ),
     _l("Held dice not seen: %(dice)s. Check the dice and type them in."),
     _l("die %(n)s (%(value)s)"),
     _l("camera failed"),

@@ -145,7 +145,11 @@
       })).join(", ");
       return fill(T.pending_held, { dice: dice });
     }
-    return fill(T.pending, { seen: (pending.values || []).length, expected: pending.expected });
+    const seen = (pending.seen && pending.seen.length ? pending.seen : pending.values || []).length;
+    if (pending.left_out && pending.left_out.length) {
+      return fill(T.pending_over, { seen: seen, expected: pending.expected });
+    }
+    return fill(T.pending, { seen: seen, expected: pending.expected });
   }
 
   function bonusName(bonus) {
@@ -310,7 +314,10 @@
     if (pending && pending.game_id === state.id && pending.photo) {
       // a reading that did not fit: what the camera saw, while the dice are typed in
       url = pending.photo;
-      marks = (pending.seen || []).map((die, i) => ({ box: die.box, label: faceLabel(die.value), index: i }));
+      const out = new Set(pending.left_out || []);
+      marks = (pending.seen || []).map((die, i) => ({
+        box: die.box, label: faceLabel(die.value), index: i, leftOut: out.has(i),
+      }));
       // the line under the dice says what went wrong; the photo says what a tap on it does
       note = atTable && marks.length < pending.expected ? T.tap_missed : "";
     } else if (state.photo) {
@@ -341,9 +348,11 @@
       if (m.unsure) classes.push("unsure");
       if (m.held) classes.push("held");
       if (m.corrected) classes.push("corrected");
+      if (m.leftOut) classes.push("left-out");
       const label = [fill(T.die_n || "{n}", { n: m.index + 1 }), m.label];
       if (m.unsure) label.push(T.tap_to_confirm);
       if (m.held) label.push(T.held);
+      if (m.leftOut) label.push(T.left_out);
       frame.append(el(onTap ? "button" : "span", {
         class: classes.join(" "),
         type: onTap ? "button" : null,

@@ -131,7 +131,9 @@
     cam.textContent = status.camera === "ok" && status.reader === "ok" ? "" : (status.camera === "none" ? T.camera_none : translate(status.camera_message));
     let text = status.busy ? T.reading : translate(status.message || "");
     if (status.pending && status.pending.game_id === state.id) {
-      text = fill(T.pending, { seen: (status.pending.values || []).length, expected: status.pending.expected });
+      const p = status.pending;
+      const seen = (p.seen && p.seen.length ? p.seen : p.values || []).length;
+      text = fill(p.left_out && p.left_out.length ? T.pending_over : T.pending, { seen: seen, expected: p.expected });
     }
     $("s3-message").textContent = text;
     cameraOk = !(status.camera === "none" || status.reader !== "ok");
