@@ -111,8 +111,8 @@ def test_given_a_face_network_kept_when_a_copy_reads_as_it_does_then_nothing_to_
 
 def test_given_a_render_with_an_unlabelled_thing_read_as_a_die_then_it_is_taught_as_no_die():
     from tests.test_vision_reader import draw_die, felt
-    from vision_models.train.data import BACKGROUND, PATCH, Photo
-    from vision_models.train.fit import reader_extras
+    from vision_models.train.data import BACKGROUND, PATCH, Patch, Photo
+    from vision_models.train.fit import distilled, reader_extras
 
     # given a photo labelled with one die, and a second die-like thing nobody labelled
     image = felt(480, 480, seed=5)
@@ -131,3 +131,6 @@ def test_given_a_render_with_an_unlabelled_thing_read_as_a_die_then_it_is_taught
     assert len(extras) == 1
     assert extras[0].label == BACKGROUND
     assert extras[0].image.shape[:2] == (PATCH, PATCH)
+    # and a kept network's reading of it (a die) is not kept while fine-tuning
+    assert not distilled(extras[0]) and not distilled(Patch(image, 4, "render3d"))
+    assert distilled(Patch(image, 4, "tray-multicolor"))

@@ -86,6 +86,13 @@ def main(argv: list[str] | None = None) -> int:
         "tokens, meeples where no die lies) the face stage learns as not a die",
     )
     parser.add_argument(
+        "--real-extras",
+        type=Path,
+        default=None,
+        help="a folder of networks whose reader's extra dice on the real train photos (side "
+        "faces of slanted dice, bits of tray) the face stage learns as not a die",
+    )
+    parser.add_argument(
         "--finder-render3d-weight",
         type=float,
         default=0.2,
@@ -128,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--warm {args.warm}: no {' or '.join(missing)} there to fine-tune")
     if args.render3d_extras is not None and not (args.render3d_extras / "faces.onnx").is_file():
         parser.error(f"--render3d-extras {args.render3d_extras}: no networks there to read with")
+    if args.real_extras is not None and not (args.real_extras / "faces.onnx").is_file():
+        parser.error(f"--real-extras {args.real_extras}: no networks there to read with")
     if args.faces_keep is not None and not (args.faces_keep / "faces.onnx").is_file():
         parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
     if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
@@ -242,6 +251,10 @@ def main(argv: list[str] | None = None) -> int:
             extras = fit.reader_extras(args.render3d_extras, r3d_fit)
             log(f"{len(extras)} extra dice read on the 3D renders: not a die")
             hard = hard + extras
+        if args.real_extras is not None:
+            extras = fit.reader_extras(args.real_extras, tray_fit + cam_fit)
+            log(f"{len(extras)} extra dice read on the real train photos: not a die")
+            hard = hard + extras
 
         # tray-multicolor's many-coloured small dice are the hardest: they count twice
         def samples(p: data.Photo) -> list[data.Patch]:
@@ -275,6 +288,7 @@ def main(argv: list[str] | None = None) -> int:
             "render3d_min_side": args.render3d_min_side,
             "keep": str(args.faces_keep) if args.faces_keep else None,
             "render3d_extras": str(args.render3d_extras) if args.render3d_extras else None,
+            "real_extras": str(args.real_extras) if args.real_extras else None,
             "patches": len(patches),
             "hard_negatives": len(hard),
             **figures,

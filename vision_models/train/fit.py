@@ -250,9 +250,10 @@ def reader_view(
 def reader_extras(models: Path, photos: list[Photo], per_photo: int = 4) -> list[Patch]:
     """The dice a whole reader (the networks in ``models``) reads in photos where no die
     lies, as "not a die" patches: playing cards, tokens, meeples and coins the finder
-    marks and the face network takes for dice. Only for photos labelled whole (the 3D
-    renders: every die left in the scene is labelled), else a die nobody labelled would be
-    taught as no die."""
+    marks and the face network takes for dice; on real photos, side faces of slanted dice
+    and bits of the tray. Only for photos labelled whole (the 3D renders: every die left
+    in the scene is labelled; the shared train splits label every top face), else a die
+    nobody labelled would be taught as no die."""
     reader = Reader(models)
     negatives = []
     for photo in photos:
@@ -266,9 +267,21 @@ def reader_extras(models: Path, photos: list[Photo], per_photo: int = 4) -> list
             if len(d) and d.min() < 0.6:
                 continue  # on a labelled die
             side = float(max(w, h))  # a reading's box is the die's side
-            negatives.append(Patch(cut_patch(photo.image, centre, side), BACKGROUND, "hard"))
+            negatives.append(Patch(cut_patch(photo.image, centre, side), BACKGROUND, EXTRA))
             taken += 1
     return negatives
+
+
+#: the source of ``reader_extras``' patches: a kept network read them as dice, so its
+#: readings of them are not kept (``distilled``)
+EXTRA = "extra"
+
+
+def distilled(patch: Patch) -> bool:
+    """Whether a kept network's reading of ``patch`` is kept while fine-tuning: not for a
+    3D render's crops (what it is to learn), nor for an extra die a reader found, which
+    the kept network reads as a die and the label says is none."""
+    return patch.source not in ("render3d", EXTRA)
 
 
 def has_bf16() -> bool:
@@ -357,7 +370,7 @@ def train_classifier(
             out = net(x).float()
             loss = lossf(out, y)
             if teacher is not None:
-                kept = torch.tensor([patches[i].source != "render3d" for i in idx])
+                kept = torch.tensor([distilled(patches[i]) for i in idx])
                 if kept.any():
                     with torch.no_grad():
                         said = teacher(x[kept]).float()
