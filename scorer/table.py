@@ -800,18 +800,17 @@ class Table:
 
         faces = game_faces(profile)
 
-        def read(trial: Any, frame: Any) -> Any:
-            with self._reader_lock:
-                before = self.reader.profile
-                self.reader.profile = trial
-                try:
-                    reading = self.reader.read(self._crop(frame), faces)
-                finally:
-                    self.reader.profile = before
+        def read(trial: Any, frame: Any) -> Any:  # under the reader's lock (``trials``)
+            before = self.reader.profile
+            self.reader.profile = trial
+            try:
+                reading = self.reader.read(self._crop(frame), faces)
+            finally:
+                self.reader.profile = before
             return self._uncrop(reading, frame)
 
         mine = (v for v in views if v[0] in profile.sources())
-        scores = trials(profile, islice(mine, JUDGED_PHOTOS), read)
+        scores = trials(profile, islice(mine, JUDGED_PHOTOS), read, self._reader_lock)
         with self._reader_lock:
             if self.dice_sets.editable(set_id, self.reader) is not profile:
                 return

@@ -20,7 +20,14 @@ from scorer.vision import reader as reader_module
 from scorer.vision.profile import FILE_NAME, FORMAT, SIZED_DICE, DiceProfile, DieSize
 from scorer.vision.reader import Reader, default_model_dir
 from scorer.vision.reading import Die, Reading
-from scorer.vision.teaching import TaughtDie, dice_read_right, judge, open_profile, teach_dice
+from scorer.vision.teaching import (
+    TaughtDie,
+    dice_read_right,
+    judge,
+    open_profile,
+    teach_dice,
+    trials,
+)
 from tests.test_vision_profile import logo_throw, taught
 from tests.test_vision_reader import draw_die, felt
 
@@ -308,3 +315,27 @@ def test_given_a_reading_when_scored_against_named_dice_then_right_less_extra():
     # and a die found beyond a named die's reach pairs with nothing
     far = Reading((Die(2, "pips", 0.9, (160, 160, 40, 40)),), 1.0)
     assert dice_read_right(named[:1], far) == -1
+
+
+def test_given_a_throw_undone_while_its_trial_reads_then_no_half_trial_is_kept(reader):
+    # given a set taught from two throws, one of them undone between its two trial readings
+    profile = DiceProfile("logo")
+    views = []
+    for seed in (10, 11):
+        image, dice = logo_throw([2, 3, 4, 5, 6], seed)
+        teach_dice(reader, profile, image, dice, f"throw {seed}")
+        views.append((f"throw {seed}", image, dice))
+    readings = []
+
+    def read(trial: DiceProfile, image: np.ndarray):
+        reader.profile = trial
+        readings.append(trial._without)
+        if len(readings) == 3:  # the second throw's first reading: then it is undone
+            profile.forget("throw 11")
+        return reader.read(image, "pips")
+
+    # when its trials are read, then only the throw still taught has one, read in full
+    scores = trials(profile, views, read)
+    assert set(scores) == {"throw 10"} and readings == ["throw 10", "throw 10", "throw 11"]
+    assert set(scores["throw 10"]) == {"sized", "unsized"}
+    reader.profile = None

@@ -315,6 +315,7 @@ class DiceProfile:
         ``without`` (a source) taught: how the set would read that source's photo had it
         not been taught. A shallow copy: the taught crops are shared, not copied."""
         trial = copy.copy(self)
+        trial.examples = list(self.examples)  # a lesson taught later leaves it as it was
         trial.uses_size = sized
         trial._without = without
         trial.size = self._measured(without)

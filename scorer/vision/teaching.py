@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import math
 from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -127,17 +128,24 @@ def trials(
     profile: DiceProfile,
     views: Iterable[View],
     read: Callable[[DiceProfile, np.ndarray], Reading],
+    lock: AbstractContextManager[object] | None = None,
 ) -> dict[str, dict[str, int]]:
-    """The trials of ``judge`` (source -> TRIAL -> score), not yet recorded: reading
-    takes a while, and the table records them only under its reader's lock."""
+    """The trials of ``judge`` (source -> TRIAL -> score), not yet recorded. Reading
+    takes a while: the table passes its reader's ``lock``, held for one trial at a time
+    (the profile is looked at and read under it, as a lesson changes it under it)."""
     scores: dict[str, dict[str, int]] = {}
     for source, image, dice in views:
-        if source not in profile.sources():
-            continue
-        mine = scores.setdefault(source, dict.fromkeys(TRIAL, 0))
+        row: dict[str, int] = {}
         for key in TRIAL:
-            reading = read(profile.tried(key == "sized", source), image)
-            mine[key] += dice_read_right(dice, reading)
+            with lock or nullcontext():
+                if source not in profile.sources():  # undone meanwhile: no trial
+                    break
+                reading = read(profile.tried(key == "sized", source), image)
+            row[key] = dice_read_right(dice, reading)
+        else:
+            mine = scores.setdefault(source, dict.fromkeys(TRIAL, 0))
+            for key, value in row.items():
+                mine[key] += value
     return scores
 
 
