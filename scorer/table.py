@@ -956,6 +956,7 @@ class Table:
             "faces": faces,
             "crops": len(profile) if profile is not None else 0,
             "reads": reads,
+            "size": _size_of(profile),
             "problem": self.dice_sets.problem(set_id),
         }
 
@@ -1311,6 +1312,19 @@ class Table:
         if callable(closer):
             with contextlib.suppress(Exception):
                 closer()
+
+
+def _size_of(profile: Any) -> dict[str, Any] | None:
+    """How big the set's dice look (side px, frame [w, h]) and whether the reader uses it
+    (its taught photos read no worse with it), for /camera; None before it is known."""
+    size = getattr(profile, "size", None)
+    if size is None:
+        return None
+    return {
+        "side": round(float(size.side), 1),
+        "frame": [int(v) for v in size.frame],
+        "used": bool(getattr(profile, "uses_size", True)),
+    }
 
 
 def least_sure(dice: Sequence[Any], expected: int) -> list[int]:

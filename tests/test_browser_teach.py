@@ -93,6 +93,9 @@ def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live
             summary = page.locator("#teach-summary")
             expect(summary).to_contain_text("Faces seen: 1 ×2, 2 ×2, 3 ×1, 4 ×1, 5 ×2, 6 ×4")
             expect(summary).to_contain_text("6 1 6 3 5 2 · 2 6 4 6 1 5")
+            # and says how big the dice look, and that photos are read at that size (each
+            # lesson, read without itself, reads no worse with it)
+            expect(summary).to_contain_text("px across: photos are read at their size.")
             page.screenshot(path=str(live["shots"] / "camera-teach.png"), full_page=True)
 
             # when a game is started on /setup with that set (offered first) and thrown

@@ -223,6 +223,11 @@ def test_given_the_camera_page_api_when_a_set_is_taught_and_forgotten_then_summa
     assert sorted(d["value"] for d in summary["reads"][0]["dice"]) == [1, 2, 3, 5, 6, 6]
     profile = logo_table.dice_sets.profile(set_id, logo_table.reader)
     assert set(profile.trials) == {f"lesson {lesson['lesson']}"}
+    assert summary["size"] == {
+        "side": round(profile.size.side, 1),
+        "frame": [640, 640],
+        "used": True,
+    }
     # and card values for this pip set are refused
     refused = client.post(
         f"/api/dice-sets/{set_id}/teach",
@@ -231,7 +236,7 @@ def test_given_the_camera_page_api_when_a_set_is_taught_and_forgotten_then_summa
     assert refused.status_code == 400 and "holds pips dice" in refused.get_json()["message"]
     # when forgotten, the set has seen nothing
     forgotten = client.post(f"/api/dice-sets/{set_id}/forget", json={}).get_json()
-    assert forgotten["faces"] == {} and forgotten["crops"] == 0
+    assert forgotten["faces"] == {} and forgotten["crops"] == 0 and forgotten["size"] is None
     assert client.get("/api/dice-sets/nope").status_code == 404
 
 

@@ -42,7 +42,8 @@ def scorer_error(err: ScorerError) -> tuple[Response, int]:
 
 UNKNOWN_SET = Reply("no such set of dice", Error)
 SUMMARY = Reply(
-    '{set, name, kind, faces: {"pips:6": n, ...}, crops, reads: [{photo, dice}], problem}'
+    '{set, name, kind, faces: {"pips:6": n, ...}, crops, reads: [{photo, dice}], '
+    "size: {side, frame: [w, h], used} | null, problem}"
 )
 
 

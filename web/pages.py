@@ -299,6 +299,14 @@ def teach_strings() -> dict[str, str]:
         "untaught": _("Not taught yet."),
         "faces": _("Faces seen: %(faces)s", faces="{faces}"),
         "reads": _("Reads now on the taught photos: %(reads)s", reads="{reads}"),
+        "size_used": _(
+            "The dice look %(side)s px across: photos are read at their size.", side="{side}"
+        ),
+        "size_unused": _(
+            "The dice look %(side)s px across, but the taught photos read better without "
+            "their size: it is not used.",
+            side="{side}",
+        ),
         "problem": _("These dice read untaught: %(problem)s", problem="{problem}"),
         "missed": _("missed die"),
         "read_as": _("read as %(value)s", value="{value}"),

@@ -41,7 +41,11 @@
     const reads = (summary.reads || [])
       .map((r) => r.dice.map((d) => d.rank || d.value).join(" "))
       .join(" · ");
-    out.textContent = fill(T.faces, { faces }) + (reads ? "\n" + fill(T.reads, { reads }) : "");
+    const size = summary.size
+      ? fill(summary.size.used ? T.size_used : T.size_unused, { side: Math.round(summary.size.side) })
+      : "";
+    out.textContent = [fill(T.faces, { faces }), reads ? fill(T.reads, { reads }) : "", size]
+      .filter(Boolean).join("\n");
   }
 
   function draw() {
