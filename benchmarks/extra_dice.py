@@ -40,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     reader = Reader()
     for spec in args.sets:
         root, _, faces = spec.rpartition(":")
+        if not Path(root).is_dir():
+            print(f"extra_dice: skipped {root}: not here")
+            continue
         photos = load_split(root, args.split)
         over = right = wrong = none = 0
         for photo in photos:
