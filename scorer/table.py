@@ -814,8 +814,8 @@ class Table:
         with self._reader_lock:
             if self.dice_sets.editable(set_id, self.reader) is not profile:
                 return
-            sized = profile.uses_size
-            if record_trials(profile, scores) != sized or scores:
+            if scores:
+                record_trials(profile, scores)
                 self.dice_sets.save(set_id, profile)
 
     def _teach_frame(self, profile: Any, frame: Any, dice: Sequence[Any], source: str) -> int:
