@@ -120,6 +120,10 @@ def test_given_only_ones_or_corrections_taught_when_measured_then_no_size(reader
     teach_dice(reader, profile, image, fixed, "throw 12")
     # then it knows no size yet: under SIZED_DICE dice tell it
     assert SIZED_DICE == 3 and profile.size is None
+    # and its taught photo is not read again to judge a size it does not have
+    asked = []
+    assert trials(profile, [("throw 12", image, fixed)], lambda *a: asked.append(a)) == {}
+    assert asked == []
     # when one more die read right is taught, then the three tell it
     more = [TaughtDie((320.0, 500.0), 61.0, face_class("pips", 5), False)]
     teach_dice(reader, profile, image, more, "throw 13")
