@@ -228,11 +228,7 @@ class DiceProfile:
         self._probs = np.concatenate([self._probs, probs])
         self._labels = np.concatenate([self._labels, np.repeat(labels, TURNS)])
         self._keep_within_limits()
-        sources = self.sources()
-        self.trials = {s: t for s, t in self.trials.items() if s in sources}
-        self.calibrate()
-        self.measure()
-        self.choose()
+        self._settle()
         return len(crops)
 
     def forget(self, source: str | None = None) -> int:
@@ -242,12 +238,17 @@ class DiceProfile:
         self._select(keep)
         if not self.examples:
             self.kind = None
+        self._settle()
+        return removed
+
+    def _settle(self) -> None:
+        """After the taught crops changed: trials of sources gone dropped, the gate, the
+        size and the use of the size chosen again."""
         sources = self.sources()
         self.trials = {s: t for s, t in self.trials.items() if s in sources}
         self.calibrate()
         self.measure()
         self.choose()
-        return removed
 
     def counts(self) -> dict[int, int]:
         """Taught crops per class (0-5 pips, 6-11 cards, 12 not a die)."""
@@ -313,7 +314,8 @@ class DiceProfile:
     def tried(self, sized: bool, without: str) -> DiceProfile:
         """This profile with or without its size (``sized``), knowing nothing of what
         ``without`` (a source) taught: how the set would read that source's photo had it
-        not been taught. A shallow copy: the taught crops are shared, not copied."""
+        not been taught. A shallow copy: the taught crops' arrays are shared, the list of
+        examples copied."""
         trial = copy.copy(self)
         trial.examples = list(self.examples)  # a lesson taught later leaves it as it was
         trial.uses_size = sized

@@ -9,7 +9,6 @@ a confirmed example, a die read wrong or missed a correction.
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
@@ -17,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from scorer.dice import BACKGROUND, face_class
+from scorer.dice import BACKGROUND, class_face, face_class
 from scorer.vision.evaluation import closer, match, wider
-from scorer.vision.labelled import LabelledPhoto
+from scorer.vision.labelled import LabelledDie, LabelledPhoto
 from scorer.vision.profile import FILE_NAME, TRIAL, DiceProfile, ProfileError
 from scorer.vision.reader import Reader, face_crop
 from scorer.vision.reading import Reading
@@ -160,25 +159,23 @@ def record_trials(profile: DiceProfile, scores: dict[str, dict[str, int]]) -> bo
 
 
 def dice_read_right(dice: Sequence[TaughtDie], reading: Reading) -> int:
-    """The named ``dice`` a reading found with their taught face (paired nearest first,
-    within a die's reach of its centre, as ``evaluation.match`` pairs them), less the dice
-    it found where none is named: each costs a player's tap."""
-    near = []
-    for i, die in enumerate(dice):
-        for j, found in enumerate(reading.dice):
-            x, y, w, h = found.box
-            d = math.hypot(x + w / 2 - die.centre[0], y + h / 2 - die.centre[1])
-            if d <= die.side / 2 * 1.25:
-                near.append((d, i, j))
-    named, seen, right = set(), set(), 0
-    for _, i, j in sorted(near):
-        if i in named or j in seen:
-            continue
-        named.add(i)
-        seen.add(j)
-        found = reading.dice[j]
-        right += face_class(found.face, found.value) == dice[i].label
-    return right - (len(reading.dice) - len(seen))
+    """The named ``dice`` a reading found with their taught face, less the dice it found
+    where none is named (each costs a player's tap): paired as ``evaluation.match`` pairs
+    a labelled photo's dice, each named die a box of its side."""
+    named = tuple(
+        LabelledDie(
+            *class_face(d.label),
+            (d.centre[0] - d.side / 2, d.centre[1] - d.side / 2, d.side, d.side),
+        )
+        for d in dice
+        if d.label != BACKGROUND
+    )
+    pairs, _, extra = match(LabelledPhoto(Path(), named, "die"), reading)
+    right = sum(
+        (named[i].face, named[i].value) == (reading.dice[j].face, reading.dice[j].value)
+        for i, j in pairs
+    )
+    return right - len(extra)
 
 
 def game_faces(profile: DiceProfile) -> str:
