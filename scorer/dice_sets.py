@@ -222,7 +222,8 @@ def turn_lessons(rows: list[dict[str, Any]], dice_kind: str) -> list[ThrowLesson
     ``rows`` is the game's effective log (``effective``); ``dice_kind`` the game's dice
     ("pips", "cards" or "auto": then each die's kind as the reader saw it). Throws
     without a photo (typed in) teach nothing, nor do held dice (the camera did not
-    look at them again).
+    look at them again). Boxes the camera read as dice where the players confirmed
+    there are none (``not_dice``) are taught as no die, value 0.
     """
     lessons: list[ThrowLesson] = []
     throw: dict[str, Any] | None = None
@@ -246,6 +247,12 @@ def turn_lessons(rows: list[dict[str, Any]], dice_kind: str) -> list[ThrowLesson
             if face not in ("pips", "card"):
                 continue
             dice.append((tuple(int(v) for v in box), int(values[i]), face, i in fixed))
+        # boxes the players confirmed hold no die (a die too many left out): value 0
+        kinds = {d[2] for d in dice}
+        face = {"pips": "pips", "cards": "card"}.get(dice_kind) or next(iter(kinds), None)
+        if face in ("pips", "card") and len(kinds) <= 1:
+            for box in reading.get("not_dice") or []:
+                dice.append((tuple(int(v) for v in box), 0, face, True))
         if dice:
             lessons.append(ThrowLesson(str(photo), tuple(dice)))
 

@@ -433,6 +433,9 @@ class Game:
         ]
         unsure = set(_int_list(reading.get("unsure", []), "unsure"))
         boxes = [_box(b) for b in _per_die(reading.get("boxes"), count, list)]
+        not_dice = reading.get("not_dice") or []
+        if not isinstance(not_dice, list) or not all(_is_box(b) for b in not_dice):
+            raise ScorerError("a reading's not_dice are boxes [x, y, w, h] where no die lies")
         photo = reading.get("photo")
         if photo is not None and not isinstance(photo, str):
             raise ScorerError("a reading's photo is the stored photo's name")
@@ -947,11 +950,19 @@ def _per_die(raw: object, count: int, kind: type) -> list[Any]:
         raise ScorerError(f"a reading's entries are {kind.__name__} values") from err
 
 
+def _is_box(raw: Any) -> bool:
+    return (
+        isinstance(raw, list)
+        and len(raw) == 4
+        and all(isinstance(v, int | float) and not isinstance(v, bool) for v in raw)
+    )
+
+
 def _box(raw: list[Any] | None) -> tuple[int, int, int, int] | None:
     """A die's box on the photo: [x, y, w, h] in whole pixels, or None."""
     if raw is None:
         return None
-    if len(raw) != 4 or any(isinstance(v, bool) or not isinstance(v, int | float) for v in raw):
+    if not _is_box(raw):
         raise ScorerError("a reading's box is [x, y, w, h] in the photo's pixels")
     x, y, w, h = (int(v) for v in raw)
     return x, y, w, h

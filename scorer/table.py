@@ -88,6 +88,8 @@ class Pending:
     #: where the camera saw more dice than the game has: the seen dice (indexes into
     #: ``seen``) left out of ``values``, each read less surely than every die kept
     left_out: list[int] = field(default_factory=list)
+    #: the die of the throw undone that the players named no die (``no_die_here``)
+    no_die: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -99,6 +101,7 @@ class Pending:
             "missing": self.missing,
             "seen": self.seen,
             "left_out": self.left_out,
+            "no_die": self.no_die,
         }
 
 
@@ -239,6 +242,8 @@ class Table:
         self._lessons: dict[str, tuple[Any, str | None]] = {}
         self._lesson_dice: dict[str, list[Any]] = {}  # a taught lesson's dice as named
         self._pending_reading: Any = None  # the reading a pending throw waits with
+        #: per game: boxes of the pending reading's throw named no die (``no_die_here``)
+        self._no_dice: dict[int, list[list[int]]] = {}
         # written throws wait here to be taught, in order, off the request's thread
         self._lessons_due: queue.Queue = queue.Queue()
         self._learner: threading.Thread | None = None
@@ -423,6 +428,7 @@ class Table:
         if self.status.pending and self.status.pending.game_id == game_id:
             self.status.pending = None
             self._pending_reading = None
+        self._no_dice.pop(game_id, None)
 
     def throw(
         self,
@@ -432,10 +438,90 @@ class Table:
     ) -> Any:
         """A throw typed in (``dice``), or read from the camera when ``dice`` is None."""
         if dice is not None:
-            return self.act(
-                game_id, {"type": "throw", "dice": list(dice), "reading": None}, version
-            )
+            event = self._offer_taken(game_id, dice)
+            if event is None:
+                event = {"type": "throw", "dice": list(dice), "reading": None}
+            return self.act(game_id, event, version)
         return self.capture_throw(game_id, version)
+
+    def _offer_taken(self, game_id: int, dice: Sequence[int]) -> dict[str, Any] | None:
+        """The camera's throw where the players confirmed its offer as it stood (a die too
+        many, the least sure left out: ``pending_for``): the dice kept as read, and the
+        boxes left out named as no die (``not_dice``), which the game's set of dice learns
+        when the turn is written. None where the typed dice are not the offer."""
+        pending, reading = self.status.pending, self._pending_reading
+        if (
+            pending is None
+            or reading is None
+            or pending.game_id != game_id
+            or not pending.left_out
+            or list(dice) != pending.values
+        ):
+            return None
+        import dataclasses
+
+        kept = tuple(d for i, d in enumerate(reading.dice) if i not in pending.left_out)
+        state = self.store.load(game_id).state()
+        event = self.throw_event(state, dataclasses.replace(reading, dice=kept), pending.photo)
+        if event is None or event["dice"] != list(dice):
+            return None
+        left = [_box_of(reading.dice[i]) for i in pending.left_out]
+        event["reading"]["not_dice"] = [b for b in left if b is not None]
+        return event
+
+    def no_die_here(self, game_id: int, index: int, version: int | None = None) -> Any:
+        """A die of the throw just read where there is no die (a token, a coin the camera
+        took for one): the throw is undone and waits with the rest of its dice, as a
+        reading a die short does, for the die the camera missed to be tapped where it
+        lies (``mark_missed``) or the dice typed in. The spot is taught to the game's set
+        as no die once the turn is written (``not_dice`` in the throw's reading)."""
+        with self._act_lock:
+            from scorer.vision.reading import Die, Reading
+
+            game = self.store.load(game_id)
+            if version is not None and version != game.version:
+                raise StaleState(f"the game moved on (version {game.version}, you saw {version})")
+            events = self.store.events(game_id)
+            last = events[-1]["event"] if events else {}
+            reading = last.get("reading") or {}
+            if last.get("type") != "throw" or not reading.get("photo"):
+                raise ForbiddenMove(
+                    "only a die of the throw the camera just read can be no die: undo instead"
+                )
+            state = game.state()
+            dice, boxes = state["dice"], reading.get("boxes") or []
+            if not 0 <= index < len(dice) or dice[index]["held"] or boxes[index] is None:
+                raise ForbiddenMove(f"die {index + 1} was not read on this throw's photo")
+            kind = {"cards": "card"}.get(game.setup.dice, "pips")
+            faces = reading.get("faces") or [None] * len(dice)
+            sure = reading.get("confidence") or [1.0] * len(dice)
+            seen = tuple(
+                Die(
+                    int(value),
+                    faces[i] or kind,
+                    float(sure[i]),
+                    tuple(int(v) for v in boxes[i]),
+                    CARD_RANKS[int(value) - 1] if (faces[i] or kind) == "card" else None,
+                )
+                for i, value in enumerate(last["dice"])
+                if i != index and boxes[i] is not None and not dice[i]["held"]
+            )
+            game = self.act(game_id, {"type": "undo"}, version)
+            pending = self.pending_for(
+                game_id, game.state(), Reading(seen, 0.0, self.unsure_below), reading["photo"]
+            )
+            pending.message = (
+                f"Die {index + 1} is no die: tap where the missed die lies on the photo, or "
+                "type the dice in."
+            )
+            pending.no_die = index
+            pending.seen = [{"value": d.value, "box": list(d.box)} for d in seen]
+            self.status.pending = pending
+            self._pending_reading = Reading(seen, 0.0, self.unsure_below)
+            self._no_dice[game_id] = [list(boxes[index])]
+            self.say(pending.message)
+            self.publish(game_id)
+            return self.store.load(game_id)
 
     def mark_missed(
         self, game_id: int, x: float, y: float, value: int, version: int | None = None
@@ -490,6 +576,8 @@ class Table:
                 return game
             boxes = event["reading"]["boxes"]
             event["reading"]["tapped"] = [i for i, b in enumerate(boxes) if b == list(box)]
+            if self._no_dice.get(game_id):
+                event["reading"]["not_dice"] = self._no_dice[game_id]
             self._pending_reading = None
             return self.act(game_id, event, version)
 
@@ -877,7 +965,8 @@ class Table:
     ) -> dict[str, Any]:
         """Teach the set from a lesson's photo: ``dice`` are every die on it as the
         player settled them (``box`` as read, or ``x, y`` tapped where a missed die lies;
-        ``value``; ``read``: the value read, if any). Returns the set's summary."""
+        ``value``, 0 for a box where there is no die; ``read``: the value read, if any).
+        Returns the set's summary."""
         from statistics import median
 
         if self.dice_sets is None or self.reader is None:
@@ -892,8 +981,10 @@ class Table:
         named = []
         for die in dice:
             value = die.get("value")
-            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-                raise ScorerError(f"a die's value is 1..6, not {value!r}")
+            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 6:
+                raise ScorerError(f"a die's value is 1..6 (0: no die there), not {value!r}")
+            if not value and not die.get("box"):
+                raise ScorerError("only a box the reader marked can be no die (value 0)")
             if die.get("box"):
                 box = tuple(int(v) for v in die["box"])
             else:
@@ -954,6 +1045,7 @@ class Table:
             "name": self.dice_sets.name(set_id),
             "kind": getattr(profile, "kind", None),
             "faces": faces,
+            "not_dice": (profile.counts().get(BACKGROUND, 0) if profile is not None else 0),
             "crops": len(profile) if profile is not None else 0,
             "reads": reads,
             "size": _size_of(profile),
@@ -1342,12 +1434,18 @@ def least_sure(dice: Sequence[Any], expected: int) -> list[int]:
 
 
 def _named(dice: Sequence[Any]) -> list[Any]:
-    """A photo's dice ((box, value, kind, corrected) each) as ``teaching.TaughtDie``."""
-    from scorer.dice import face_class
+    """A photo's dice ((box, value, kind, corrected) each; value 0: no die there) as
+    ``teaching.TaughtDie``."""
+    from scorer.dice import BACKGROUND, face_class
     from scorer.vision.teaching import TaughtDie
 
     return [
-        TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), face_class(face, value), fixed)
+        TaughtDie(
+            (x + w / 2, y + h / 2),
+            float(max(w, h)),
+            face_class(face, value) if value else BACKGROUND,
+            fixed,
+        )
         for (x, y, w, h), value, face, fixed in dice
     ]
 

@@ -378,3 +378,133 @@ def test_given_taught_sets_when_backed_up_then_the_copy_carries_them(tmp_path, c
     assert (copied / "profile.npz").read_bytes() == b"taught crops"
     assert DiceSets(copied.parent).chosen == logo
     assert "sets of dice" in capsys.readouterr().out
+
+
+def test_given_a_die_too_many_when_the_offer_is_confirmed_then_the_left_out_is_taught_no_die(
+    client, table, reader
+):
+    # given a five-dice game whose camera read six dice, the fourth far less surely
+    game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["A"]}).json["id"]
+    reader.queue([4, 4, 2, 1, 3, 5], confidence=[0.99, 0.98, 0.97, 0.41, 0.99, 0.9])
+    client.post(f"/api/games/{game_id}/throw", json={})
+    offered = table.status.pending.values
+    assert offered == [4, 4, 2, 3, 5] and table.status.pending.left_out == [3]
+    # when the players confirm the offer as it stands
+    thrown = client.post(f"/api/games/{game_id}/throw", json={"dice": offered})
+    # then the throw is the camera's: its photo and the kept dice's boxes, and the box left
+    # out is named as no die
+    assert thrown.status_code == 200, thrown.json
+    reading = table.store.events(game_id)[-1]["event"]["reading"]
+    assert reading["photo"] and len(reading["boxes"]) == 5
+    assert reading["not_dice"] == [[100, 10, 24, 24]]  # the fourth of six boxes 30 px apart
+    # and once written, the kept dice are taught as read, the spot left out as no die
+    client.post(f"/api/games/{game_id}/write", json={"cell": "chance"})
+    (lesson,) = turn_lessons(effective(table.store.events(game_id)), "pips")
+    assert [(value, fixed) for _, value, _, fixed in lesson.dice] == [
+        (4, False),
+        (4, False),
+        (2, False),
+        (3, False),
+        (5, False),
+        (0, True),
+    ]
+
+
+def test_given_a_die_too_many_when_other_dice_are_typed_then_a_typed_throw(client, table, reader):
+    # given the same offer, when the players type other dice than offered
+    game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["A"]}).json["id"]
+    reader.queue([4, 4, 2, 1, 3, 5], confidence=[0.99, 0.98, 0.97, 0.41, 0.99, 0.9])
+    client.post(f"/api/games/{game_id}/throw", json={})
+    client.post(f"/api/games/{game_id}/throw", json={"dice": [4, 4, 2, 1, 3]})
+    # then the throw is typed: which box held which die is not known, so nothing is taught
+    event = table.store.events(game_id)[-1]["event"]
+    assert event["dice"] == [4, 4, 2, 1, 3] and event["reading"] is None
+
+
+def test_given_a_reading_whose_no_dice_are_not_boxes_when_thrown_then_refused_by_name(table):
+    game_id, _ = table.new_game(Setup("yahtzee", ("Anna",)))
+    bad = {"photo": None, "boxes": None, "not_dice": [[1, 2, 3]]}
+    with pytest.raises(Exception, match="not_dice are boxes"):
+        table.act(game_id, {"type": "throw", "dice": [1, 2, 3, 4, 5], "reading": bad})
+    assert table.store.events(game_id) == []
+
+
+@needs_models
+def test_given_a_lesson_when_a_box_is_named_no_die_then_taught_as_no_die(logo_table, camera):
+    from web import create_app
+
+    client = create_app({"TABLE": logo_table, "TESTING": True}).test_client()
+    set_id = client.post("/api/dice-sets", json={"name": "Logo"}).get_json()["set"]
+    camera.frame, _ = logo_throw([3, 2], 12)
+    lesson = client.post(f"/api/dice-sets/{set_id}/lesson", json={}).get_json()
+    left, right = sorted(lesson["dice"], key=lambda d: d["box"][0])[:2]
+    # given the left die named as read, and the right one's box named "no die here"
+    dice = [
+        {"box": left["box"], "value": 3, "read": left["value"]},
+        {"box": right["box"], "value": 0, "read": right["value"]},
+    ]
+    # when taught
+    summary = client.post(
+        f"/api/dice-sets/{set_id}/teach", json={"lesson": lesson["lesson"], "dice": dice}
+    ).get_json()
+    # then the summary counts one face and one spot taught as no die
+    assert summary["faces"] == {"pips:3": 1} and summary["not_dice"] == 1
+    # and "no die" where no box was read is refused by name
+    tapped = client.post(
+        f"/api/dice-sets/{set_id}/teach",
+        json={"lesson": lesson["lesson"], "dice": [{"x": 10, "y": 10, "value": 0}]},
+    )
+    assert tapped.status_code == 400 and "only a box" in tapped.get_json()["message"]
+
+
+def test_given_a_token_read_as_a_die_when_named_no_die_then_the_missed_die_is_tapped_and_taught(
+    client, table, reader
+):
+    # given a five-dice game whose camera read five dice, the fourth a token on the tray
+    game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["A"]}).json["id"]
+    reader.queue([4, 4, 2, 1, 3])
+    thrown = client.post(f"/api/games/{game_id}/throw", json={}).json
+    assert thrown["throw"] == 1
+    # when the players name the fourth die no die
+    named = client.post(f"/api/games/{game_id}/dice/3/no-die", json={"version": thrown["version"]})
+    # then the throw is undone and waits, with the other four dice, for the missed one
+    assert named.status_code == 200, named.json
+    assert named.json["throw"] == 0
+    pending = table.status.pending
+    assert pending.values == [4, 4, 2, 3] and pending.expected == 5
+    assert "Die 4 is no die: tap where the missed die lies" in table.status.message
+    # when the missed die is tapped where it lies, as a six
+    tapped = client.post(f"/api/games/{game_id}/missed", json={"x": 172, "y": 22, "value": 6})
+    # then the throw stands with it, and the token's box is named as no die
+    assert [d["value"] for d in tapped.json["dice"]] == [4, 4, 2, 3, 6]
+    reading = table.store.events(game_id)[-1]["event"]["reading"]
+    assert reading["not_dice"] == [[100, 10, 24, 24]] and reading["tapped"] == [4]
+    # and once written, the set learns the dice as read, the tapped one, and the token
+    client.post(f"/api/games/{game_id}/write", json={"cell": "chance"})
+    (lesson,) = turn_lessons(effective(table.store.events(game_id)), "pips")
+    assert [(value, fixed) for _, value, _, fixed in lesson.dice] == [
+        (4, False),
+        (4, False),
+        (2, False),
+        (3, False),
+        (6, True),
+        (0, True),
+    ]
+
+
+def test_given_a_move_after_the_throw_when_a_die_is_named_no_die_then_refused(
+    client, table, reader
+):
+    # given a throw read and then a die corrected
+    game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["A"]}).json["id"]
+    reader.queue([4, 4, 2, 1, 3])
+    client.post(f"/api/games/{game_id}/throw", json={})
+    client.post(f"/api/games/{game_id}/dice/0", json={"value": 5})
+    # when a die is named no die, then it is refused by name and the game is as it was
+    refused = client.post(f"/api/games/{game_id}/dice/3/no-die", json={})
+    assert refused.status_code == 409 and "undo instead" in refused.json["message"]
+    assert table.load(game_id).state()["throw"] == 1
+    # and a die typed in (no photo) cannot be no die either
+    game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["B"]}).json["id"]
+    client.post(f"/api/games/{game_id}/throw", json={"dice": [1, 2, 3, 4, 5]})
+    assert client.post(f"/api/games/{game_id}/dice/1/no-die", json={}).status_code == 409

@@ -9,16 +9,19 @@ from __future__ import annotations
 import json
 import math
 import zipfile
+from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
 from scorer.cli import main
-from scorer.dice import face_class
+from scorer.dice import BACKGROUND, face_class
+from scorer.vision.evaluation import match
+from scorer.vision.labelled import LabelledDie, LabelledPhoto
 from scorer.vision.profile import FILE_NAME, MAX_PER_FACE, DiceProfile, ProfileError, doubted
 from scorer.vision.reader import Reader, default_model_dir
-from scorer.vision.teaching import TaughtDie, open_profile, teach_dice
+from scorer.vision.teaching import TaughtDie, named_dice, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
 
 pytestmark = pytest.mark.skipif(
@@ -379,3 +382,132 @@ def test_given_a_tap_nothing_backs_when_the_profile_weighs_its_crops_then_it_wai
     # then the five is set aside only when nothing backs it, and the threes never are
     assert bool(out[2]) is set_aside
     assert not out[:2].any()
+
+
+def _features(*hot: tuple[int, float]) -> np.ndarray:
+    """A stand-in crop's features: unit weight on the given dimensions."""
+    features = np.zeros(128, np.float32)
+    for index, weight in hot:
+        features[index] = weight
+    return features
+
+
+def _fixed_embedding(table: dict[int, np.ndarray], sure: float = 0.9):
+    """A stand-in face network that describes crop ``k`` (a crop filled with k) by
+    ``table[k]`` and reads it as a one at ``sure``."""
+
+    def embed(crops, kind=None):
+        features = np.stack([table[int(c[0, 0, 0])] for c in crops])
+        probs = np.full((len(crops), 13), (1.0 - sure) / 12, np.float32)
+        probs[:, face_class("pips", 1)] = sure
+        return features, probs
+
+    return embed
+
+
+def _crop(k: int) -> np.ndarray:
+    return np.full((48, 48, 3), k, np.uint8)
+
+
+def test_given_a_spot_taught_as_no_die_when_one_like_it_comes_then_it_is_no_die():
+    # given a set taught two ones and a token the reader took for a one, named no die
+    one = face_class("pips", 1)
+    table = {1: _features((0, 1.0)), 2: _features((0, 0.9), (1, 0.44)), 3: _features((1, 1.0))}
+    embed = _fixed_embedding(table)
+    profile = DiceProfile("tokens")
+    profile.teach([_crop(1), _crop(2)], [one, one], "throw 1", embed, sides=[40.0, 40.0])
+    profile.teach([_crop(3)], [BACKGROUND], "throw 2", embed, [True], sides=[30.0])
+    # when the token comes back as big, and when a one comes back
+    probs = np.full((2, 13), 0.1 / 12)
+    probs[:, one] = 0.9
+    read = profile.rescore(np.stack([table[3], table[1]]), probs, np.array([32.0, 40.0]))
+    # then the token is no die, and the one, nearer a taught one, still a one
+    assert read[0].argmax() == BACKGROUND and read[0, BACKGROUND] == 1.0
+    assert read[1].argmax() == one
+    # but a spot like it four times as big (a die the finder sized wrong), or one whose
+    # size is not known, is read as the network reads it
+    assert profile.rescore(table[3][None], probs[:1], np.array([120.0]))[0].argmax() == one
+    assert profile.rescore(table[3][None], probs[:1])[0].argmax() == one
+    # and "no die" is a taught crop like any other: undo takes it back
+    profile.forget("throw 2")
+    assert profile.rescore(table[3][None], probs[:1], np.array([32.0]))[0].argmax() == one
+
+
+def test_given_a_spot_taught_as_no_die_when_a_die_between_comes_then_it_stays_a_die():
+    # given a set taught a one, and no die taught nearly as like that one as like itself
+    one = face_class("pips", 1)
+    table = {1: _features((0, 1.0)), 3: _features((0, 0.6), (1, 0.8))}
+    embed = _fixed_embedding(table)
+    profile = DiceProfile("close")
+    profile.teach([_crop(1)], [one], "throw 1", embed, sides=[40.0])
+    profile.teach([_crop(3)], [BACKGROUND], "throw 2", embed, [True], sides=[40.0])
+    # when a crop comes as like the taught no die as JUNK_NEAR, but nearly as like the one
+    between = _unit_rows(table[1] + 1.2 * table[3])[0]
+    probs = np.full((1, 13), 0.1 / 12)
+    probs[0, one] = 0.9
+    read = profile.rescore(between[None], probs, np.array([40.0]))
+    # then it stays as the network reads it: no die only well clear of every taught face
+    assert read[0].argmax() == one
+
+
+def _unit_rows(rows: np.ndarray) -> np.ndarray:
+    rows = np.atleast_2d(rows).astype(np.float32)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def test_given_spots_taught_as_no_die_when_the_vote_is_weighed_then_they_change_nothing():
+    # given the logo set, and the same set with two crops of felt taught as no die
+    reader = Reader()
+    plain = taught(reader)
+    with_junk = taught(reader)
+    image = felt(seed=40)
+    felt_crops = [
+        np.ascontiguousarray(image[10:58, 10:58]),
+        np.ascontiguousarray(image[300:348, 500:548]),
+    ]
+    with_junk.teach(felt_crops, [BACKGROUND, BACKGROUND], "felt", reader.embed, [True, True])
+    # when their votes are calibrated
+    # then the gate and the crops set aside are the same: no die never votes on a face
+    assert with_junk.near == plain.near
+    assert not with_junk._doubted[-2:].any()
+    assert with_junk.counts()[BACKGROUND] == 2
+
+
+def test_given_a_labelled_photo_when_the_reader_finds_a_spot_no_label_names_then_taught_no_die(
+    reader,
+):
+    # given a photo of the logo set with a white token beside its dice, labelled dice only
+    image, dice = logo_throw([3, 4], seed=21)
+    cv2.circle(image, (560, 90), 22, (235, 235, 235), -1, cv2.LINE_AA)
+    cv2.circle(image, (560, 90), 7, (30, 30, 30), -1, cv2.LINE_AA)
+    photo = LabelledPhoto(
+        Path("token.jpg"),
+        tuple(
+            LabelledDie("pips", d.label + 1, (d.centre[0] - 30, d.centre[1] - 30, 60, 60))
+            for d in dice
+        ),
+        "die",
+    )
+    reading = reader.read(image)
+    _, _, extra = match(photo, reading)
+    # when the photo's dice are named as the table would learn them
+    named = named_dice(reader, image, photo)
+    # then every spot the reader found where no die is labelled is taught as no die
+    assert sum(d.label == BACKGROUND for d in named) == len(extra)
+    assert extra, "the token should read as a die untaught (a one)"
+
+
+def test_given_a_spot_named_no_die_on_a_die_when_taught_then_left_out(reader):
+    # given a throw of two dice, and a spot named no die on the first die's edge
+    image, dice = logo_throw([3, 4], seed=22)
+    first = dice[0]
+    edge = TaughtDie(
+        (first.centre[0] + first.side * 0.4, first.centre[1]), first.side, BACKGROUND, True
+    )
+    far = TaughtDie((600.0, 80.0), first.side, BACKGROUND, True)
+    profile = DiceProfile("edges")
+    # when taught
+    taught_count = teach_dice(reader, profile, image, [*dice, edge, far], "throw")
+    # then the spot on the die is left out (its crop shows the die), the one clear of it kept
+    assert taught_count == 3
+    assert profile.counts()[BACKGROUND] == 1

@@ -312,7 +312,7 @@ def test_given_a_spot_beside_a_stronger_one_reading_its_face_when_one_die_then_r
     spots = [_spot(100.0, 11), second]
     looks = []
 
-    def faces_read(crops, allowed, taught=True):
+    def faces_read(crops, allowed, taught=True, sides=None):
         looks.append(crops)
         probs = np.full((len(crops), BACKGROUND + 1), 0.0)
         probs[:, spots[0].probs.argmax()] = between
@@ -337,7 +337,9 @@ def test_given_two_close_spots_reading_one_pip_face_when_reported_then_both_are_
     spots = [_spot(100.0, 2), _spot(130.0, 2, side=40.0, heat=0.3)]
     three = np.eye(BACKGROUND + 1)[2]
     monkeypatch.setattr(
-        reader, "_run_faces", lambda crops, allowed, taught=True: np.tile(three, (len(crops), 1))
+        reader,
+        "_run_faces",
+        lambda crops, allowed, taught=True, sides=None: np.tile(three, (len(crops), 1)),
     )
     # when each die is to be reported once, then both are: a pip face's print is not in
     # parts that the finder finds apart
@@ -512,7 +514,7 @@ def _big_spot_judged(reader, monkeypatch, found, faces, image) -> bool:
     def finder_sees(*args, **kwargs):
         return spots, np.full(len(spots), 30.0, np.float32), np.ones(len(spots), np.float32)
 
-    def faces_read(crops, allowed, taught=True):
+    def faces_read(crops, allowed, taught=True, sides=None):
         probs = np.full((len(crops), BACKGROUND + 1), 0.001)
         probs[np.arange(len(crops)), faces[: len(crops)]] = 0.99
         return probs
@@ -597,7 +599,9 @@ def test_given_three_frames_of_a_pip_game_when_voted_then_pip_faces_only(reader,
     probs = np.zeros(BACKGROUND + 1)
     probs[[6, 0, BACKGROUND]] = [0.6, 0.39, 0.01]
     monkeypatch.setattr(
-        reader, "_run_faces", lambda crops, allowed, taught=True: np.tile(probs, (len(crops), 1))
+        reader,
+        "_run_faces",
+        lambda crops, allowed, taught=True, sides=None: np.tile(probs, (len(crops), 1)),
     )
     # when voted on for a game of pip dice, then every die is a one, as sure as that leaves it
     reading = read_votes(frames, reader, faces="pips")
@@ -645,9 +649,9 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
     batches = []
     run_faces = reader._run_faces
 
-    def spy(crops, allowed, taught=True):
+    def spy(crops, allowed, taught=True, sides=None):
         batches.append(crops)
-        return run_faces(crops, allowed, taught)
+        return run_faces(crops, allowed, taught, sides)
 
     # when both are named
     reader._run_faces = spy
@@ -680,8 +684,8 @@ def test_given_a_faint_spot_judged_no_die_when_named_then_no_second_look(reader)
     assert first[0][BACKGROUND] >= 0.5 and first[0].max() < DECISIVE
     calls = []
     run_faces = reader._run_faces
-    reader._run_faces = lambda crops, allowed, taught=True: (
-        calls.append(len(crops)) or run_faces(crops, allowed, taught)
+    reader._run_faces = lambda crops, allowed, taught=True, sides=None: (
+        calls.append(len(crops)) or run_faces(crops, allowed, taught, sides)
     )
     try:
         # when it is named with a heat below a sure die's
@@ -723,7 +727,9 @@ def test_given_a_die_read_as_a_court_when_named_then_the_court_network_shares_ou
     first[0, [8, 9, 10, 12]] = [0.05, 0.6, 0.3, 0.05]
     first[1, [3, 12]] = [0.999, 0.001]
     monkeypatch.setattr(
-        reader, "_run_faces", lambda crops, allowed, taught=True: first[: len(crops)].copy()
+        reader,
+        "_run_faces",
+        lambda crops, allowed, taught=True, sides=None: first[: len(crops)].copy(),
     )
     monkeypatch.setattr(reader_module, "DECISIVE", 0.5)  # one look each
     courts = _CourtNet([[0.1, 0.2, 0.7], [0.1, 0.1, 0.8]])
@@ -803,7 +809,9 @@ def test_given_a_die_read_as_a_jack_or_a_two_when_the_game_names_its_dice_then_o
     probs = np.zeros(BACKGROUND + 1)
     probs[[8, 1, BACKGROUND]] = [0.7, 0.25, 0.05]
     monkeypatch.setattr(
-        reader, "_run_faces", lambda crops, allowed, taught=True: np.tile(probs, (len(crops), 1))
+        reader,
+        "_run_faces",
+        lambda crops, allowed, taught=True, sides=None: np.tile(probs, (len(crops), 1)),
     )
     courts = _CourtNet([[1.0, 0.0, 0.0]] * 4)
     monkeypatch.setattr(reader, "_courts", courts)
@@ -827,7 +835,9 @@ def test_given_a_second_peak_on_an_ace_when_the_game_is_poker_dice_then_the_merg
     between = np.zeros(BACKGROUND + 1)
     between[[11, 0, BACKGROUND]] = [0.6, 0.35, 0.05]
     monkeypatch.setattr(
-        reader, "_run_faces", lambda crops, allowed, taught=True: np.tile(between, (len(crops), 1))
+        reader,
+        "_run_faces",
+        lambda crops, allowed, taught=True, sides=None: np.tile(between, (len(crops), 1)),
     )
     # when each die is to be reported once, then in a poker-dice game the ace is whole
     # (0.6 of the 0.65 left to card faces and "not a die"), so the spots are one die
@@ -889,7 +899,7 @@ class _SureOfSixes:
     def __bool__(self) -> bool:
         return True
 
-    def rescore(self, features: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def rescore(self, features: np.ndarray, probs: np.ndarray, sides=None) -> np.ndarray:
         out = np.zeros_like(probs)
         out[:, 5] = 1.0
         return out

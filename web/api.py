@@ -198,6 +198,24 @@ def missed(game_id: int, body: Missed) -> Response:
     return state_of(game_id, game)
 
 
+@bp.post("/games/<int:game_id>/dice/<int:index>/no-die")
+@operation(
+    "a die of the throw just read where there is none (a token, a coin): the throw is undone "
+    "and waits with the rest of its dice for the missed die to be tapped (`missed`) or the "
+    "dice typed in; the spot is taught to the game's set of dice as no die (issue 24)",
+    {
+        200: STATE,
+        400: BAD,
+        404: UNKNOWN,
+        409: Reply("not a die of the throw the camera just read, or a stale version", Error),
+    },
+    body=Move,
+)
+def no_die(game_id: int, index: int, body: Move) -> Response:
+    """A die the camera read where there is none."""
+    return state_of(game_id, table().no_die_here(game_id, index, body.version))
+
+
 @bp.post("/games/<int:game_id>/write")
 @operation(
     "write the current dice into a cell (poker_dice: cell `hand` stands)", MOVE, body=CellMove

@@ -113,6 +113,10 @@ def strings() -> dict[str, Any]:
             seen="{seen}",
             expected="{expected}",
         ),
+        "pending_no_die": _(
+            "Die %(n)s is no die: tap where the missed die lies on the photo, or type the dice in.",
+            n="{n}",
+        ),
         "left_out": _("left out"),
         "stale": _(
             "This screen was behind: the game had moved on. Here it is now; nothing was changed."
@@ -298,6 +302,7 @@ def teach_strings() -> dict[str, str]:
     return {
         "untaught": _("Not taught yet."),
         "faces": _("Faces seen: %(faces)s", faces="{faces}"),
+        "not_dice": _("Spots taught as no die: %(count)s", count="{count}"),
         "reads": _("Reads now on the taught photos: %(reads)s", reads="{reads}"),
         "size_used": _(
             "The dice look %(side)s px across: photos are read at their size.", side="{side}"

@@ -195,12 +195,16 @@ LINES += (
     _l("that photo is no longer kept: throw and read again"),
     _l("dice are pips or card dice, not %(kind)s"),
     _l("the set %(name)s holds %(kind)s dice: %(other)s labels belong to another set"),
-    _l("a die's value is 1..6, not %(value)s"),
+    _l("a die's value is 1..6 (0: no die there), not %(value)s"),
+    _l("only a box the reader marked can be no die (value 0)"),
     _l("a die the reader missed is given by x and y on the photo"),
     _l("No camera: nothing to teach."),
     _l("no reading waits for a missed die: type the dice in"),
     _l("the camera saw no dice here: type the dice in"),
     _l("a die the camera saw lies there: tap it to correct it"),
+    _l("only a die of the throw the camera just read can be no die: undo instead"),
+    _l("die %(n)s was not read on this throw's photo"),
+    _l("Die %(n)s is no die: tap where the missed die lies on the photo, or type the dice in."),
     _l("x and y are the tap's place on the photo, in its pixels"),
 )
 

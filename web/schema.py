@@ -308,14 +308,15 @@ def _number(value: Any) -> bool:
 
 class TaughtDie(BaseModel):
     """A die of a lesson as the player settled it: its box as read, or x, y where the
-    reader missed it; its value; the value read, if any (the set checks the values)."""
+    reader missed it; its value (0 on a box: no die there, taught as such); the value
+    read, if any (the set checks the values)."""
 
     model_config = ConfigDict(strict=True, extra="allow")
 
     box: Annotated[list[float] | None, Field(min_length=4, max_length=4)] = None
     x: float | None = None
     y: float | None = None
-    value: Annotated[Any, WithJsonSchema({"type": "integer", "minimum": 1, "maximum": 6})] = None
+    value: Annotated[Any, WithJsonSchema({"type": "integer", "minimum": 0, "maximum": 6})] = None
     read: Annotated[Any, WithJsonSchema({"type": ["integer", "null"]})] = None
 
     @model_validator(mode="before")

@@ -67,7 +67,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description=(
             "Teach the dice profile in DIR (created if missing) from a labelled set, as the "
             "table learns from corrections: every labelled die is a confirmed example, a die "
-            "read wrong or missed a correction."
+            "read wrong or missed a correction, a die read where none is labelled no die."
         ),
     )
     teach.add_argument("dataset", type=Path, metavar="DATASET_DIR")
@@ -266,6 +266,7 @@ def run_teach(args: argparse.Namespace) -> int:
     print(
         f"taught {lesson.dice} dice from {lesson.photos} photos of {args.dataset} ({args.split}) "
         f"in {seconds:.1f} s: {lesson.corrections} corrections"
+        + (f", {lesson.not_dice} spots no die" if lesson.not_dice else "")
         + (f", {lesson.refused} photos unreadable" if lesson.refused else "")
         + (f", {lesson.out_of_view} left out (a die out of view)" if lesson.out_of_view else "")
     )

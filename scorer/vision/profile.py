@@ -89,6 +89,18 @@ NEARS = (0.70, 0.74, 0.78, 0.82, 0.86, 0.90, 0.94, 1.01)
 LEAST = 1e-3
 GAIN = 0.02
 
+#: A spot the reader took for a die where the players said there is none (a token, a
+#: coin, a playing card's pip) is taught as "not a die" (BACKGROUND). Such crops do not
+#: vote on faces; a crop at least JUNK_NEAR alike to one of them, and JUNK_MARGIN more
+#: alike to it than to every taught face, is no die (``_no_die``): a table's clutter
+#: comes back throw after throw, while a die of the set lies nearer its own taught faces.
+JUNK_NEAR = 0.9
+JUNK_MARGIN = 0.05
+#: ... and only at its size (the camera is fixed: a token is as big in every photo): a
+#: spot of a die the finder sized far too big shows a small dark blob like a taught
+#: screw cap, and dropping it lost the closer look that reads that die
+JUNK_SIZE = 1.5
+
 #: A set's size (``measure``) counts the dice the reader read right on its own, other than
 #: ones (a lone pip, or one pip of a big die, reads as a one at any size; and a die read
 #: wrong or missed may have been looked at at the wrong size), once SIZED_DICE are taught.
@@ -340,18 +352,33 @@ class DiceProfile:
 
     # ------------------------------------------------------------------ reading
 
-    def rescore(self, features: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    def rescore(
+        self, features: np.ndarray, probs: np.ndarray, sides: np.ndarray | None = None
+    ) -> np.ndarray:
         """The face probabilities (n, 13) of crops whose features are ``features`` (n, 128),
-        with the taught crops' vote mixed in where they are near (``near``, ``SURE``)."""
+        with the taught crops' vote mixed in where they are near (``near``, ``SURE``); a
+        crop of a spot whose side (frame px, ``sides``) is given, like a spot taught as
+        no die at its size, is no die (``_no_die``)."""
         probs = np.array(probs, np.float64).reshape(len(features), -1)
-        if not len(self._labels) or not len(features) or self.near > 1.0:
+        labels = self._labels[::TURNS]
+        junk = labels == BACKGROUND
+        if not len(labels) or not len(features) or (self.near > 1.0 and not junk.any()):
             return probs
         unit = _unit(np.asarray(features, np.float32).reshape(len(features), -1))
         sims = _per_example(unit @ self._features.T)
         sims[:, self._doubted] = -1.0
         if self._without is not None:
             sims[:, [e.source == self._without for e in self.examples]] = -1.0
-        return _voted(sims, self._labels[::TURNS], probs, self.near)
+        if self.near <= 1.0 and not junk.all():
+            probs = _voted(sims[:, ~junk], labels[~junk], probs, self.near)
+        if junk.any() and sides is not None:
+            taught = np.array([e.side for e in self.examples])
+            ratio = np.asarray(sides, np.float64).reshape(-1, 1) / np.maximum(taught, 1e-6)
+            sized = (ratio <= JUNK_SIZE) & (ratio >= 1.0 / JUNK_SIZE)
+            gone = _no_die(np.where(sized | ~junk, sims, -1.0), junk)
+            probs[gone] = 0.0
+            probs[gone, BACKGROUND] = 1.0
+        return probs
 
     def calibrate(self) -> float:
         """Set aside taught crops that look like a mistaken tap (``doubted``), then choose
@@ -359,20 +386,23 @@ class DiceProfile:
         each, as a first look reads them)."""
         self.near = NEARS[-1]
         self._doubted = np.zeros(len(self.examples), bool)
-        if len(self.examples) < 2:
+        faces = np.flatnonzero(self._labels[::TURNS] != BACKGROUND)  # "not a die" never votes
+        if len(faces) < 2:
             return self.near
-        upright = np.arange(0, len(self._labels), TURNS)
-        sims = _per_example(self._features[upright] @ self._features.T)
+        upright = faces * TURNS
+        rows = (upright[:, None] + np.arange(TURNS)).ravel()
+        sims = _per_example(self._features[upright] @ self._features[rows].T)
         np.fill_diagonal(sims, -1.0)
         wanted = self._labels[upright]
         probs = self._probs[upright].astype(np.float64)
-        self._doubted = doubted(sims, wanted, probs)
-        sims[:, self._doubted] = -1.0
+        doubt = doubted(sims, wanted, probs)
+        self._doubted[faces] = doubt
+        sims[:, doubt] = -1.0
         scores = []
         for near in NEARS:
             voted = _voted(sims, wanted, probs, near)
-            right = int((voted.argmax(1) == wanted)[~self._doubted].sum())
-            chance = np.maximum(voted[np.arange(len(wanted)), wanted], LEAST)[~self._doubted]
+            right = int((voted.argmax(1) == wanted)[~doubt].sum())
+            chance = np.maximum(voted[np.arange(len(wanted)), wanted], LEAST)[~doubt]
             scores.append((right, float(np.log(chance).sum()), near))
         right_alone, likely_alone, _ = scores[-1]
         fair = [(likely, near) for right, likely, near in scores if right >= right_alone]
@@ -598,6 +628,14 @@ def _voted(sims: np.ndarray, labels: np.ndarray, probs: np.ndarray, near: float)
         votes[junk] *= 1.0 - probs[junk, BACKGROUND : BACKGROUND + 1]
         votes[junk, BACKGROUND] = probs[junk, BACKGROUND]
     return (1.0 - share) * probs + share * votes
+
+
+def _no_die(sims: np.ndarray, junk: np.ndarray) -> np.ndarray:
+    """Which crops (rows of ``sims`` to every taught crop) are no die: at least JUNK_NEAR
+    alike to a taught "not a die" (``junk``) and JUNK_MARGIN more than to any taught face."""
+    nearest_junk = sims[:, junk].max(1)
+    nearest_face = sims[:, ~junk].max(1) if (~junk).any() else np.full(len(sims), -1.0)
+    return (nearest_junk >= JUNK_NEAR) & (nearest_junk >= nearest_face + JUNK_MARGIN)
 
 
 def _unit(features: np.ndarray) -> np.ndarray:

@@ -515,7 +515,7 @@ class Reader:
         """Face probabilities (n, 13), averaged with a turned and a wider crop where one
         look is unsure (but not for faint spots already judged not to be dice)."""
         crops, turns = upright_looks(image, centres, sides)
-        probs = restricted(self._run_faces(crops, allowed), allowed)
+        probs = restricted(self._run_faces(crops, allowed, sides=sides), allowed)
         unsure = np.nonzero(
             (probs.max(1) < DECISIVE) & ((heats >= SURE_DIE) | (probs[:, BACKGROUND] < 0.5))
         )[0].tolist()
@@ -524,11 +524,12 @@ class Reader:
             # scalar times a Python float to float64, but not a float32 array
             zoomed = np.array([ZOOM_OUT * sides[i] for i in unsure])
             wider, _ = upright_looks(image, centres[unsure], zoomed)
-            looks = []
+            looks, looked = [], []
             for i, wide in zip(unsure, wider, strict=True):
                 looks += [np.ascontiguousarray(np.rot90(crops[i], r)) for r in TURNS]
                 looks.append(wide)
-            more = restricted(self._run_faces(looks, allowed), allowed)
+                looked += [sides[i]] * len(TURNS) + [ZOOM_OUT * sides[i]]
+            more = restricted(self._run_faces(looks, allowed, sides=np.array(looked)), allowed)
             more = more.reshape(len(unsure), len(TURNS) + 1, -1)
             for j, i in enumerate(unsure):
                 probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
@@ -564,15 +565,20 @@ class Reader:
         return run_crops(self._courts, crops)
 
     def _run_faces(
-        self, crops: list[np.ndarray], allowed: np.ndarray, taught: bool = True
+        self,
+        crops: list[np.ndarray],
+        allowed: np.ndarray,
+        taught: bool = True,
+        sides: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Face probabilities (n, 13) of crops; ``taught``: with the set's profile voting.
+        """Face probabilities (n, 13) of crops; ``taught``: with the set's profile voting
+        (and, given each crop's die ``sides`` in frame px, saying which spots are no die).
         The scale a photo is read at is chosen untaught (``_big_dice``, ``_smaller``): a
         vote names a set's faces, it does not know how big a spot of two dice is."""
         if self.profile and taught:
             # a set's profile holds the features of its own kind's network
             features, probs = self.embed(crops, self.profile.kind or dice_kind(allowed))
-            return self.profile.rescore(features, probs)
+            return self.profile.rescore(features, probs, sides)
         probs = run_crops(self._faces, crops)
         if not self.has_card_faces or dice_kind(allowed) != "card":
             return probs

@@ -9,6 +9,7 @@ a confirmed example, a die read wrong or missed a correction.
 from __future__ import annotations
 
 import logging
+import math
 from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
@@ -53,7 +54,9 @@ def teach_dice(
     reader: Reader, profile: DiceProfile, image: np.ndarray, dice: Sequence[TaughtDie], source: str
 ) -> int:
     """Cut each named die's face crop as the reader cuts it and teach the profile, with
-    each die's side in this frame (the set's ``size``)."""
+    each die's side in this frame (the set's ``size``). A spot named no die that lies on
+    or against a die (``on_a_die``) is left out: its crop shows that die."""
+    dice = [d for d in dice if d.label != BACKGROUND or not on_a_die(d, dice)]
     crops = [face_crop(image, d.centre, d.side) for d in dice]
     height, width = image.shape[:2]
     taught = profile.teach(
@@ -71,16 +74,25 @@ def teach_dice(
     return taught
 
 
+def on_a_die(spot: TaughtDie, dice: Sequence[TaughtDie]) -> bool:
+    """Whether a spot lies within a side of a named die (the larger of the two sides): a
+    second peak on a die, or its side face, is no clutter to learn from."""
+    return any(
+        d.label != BACKGROUND and math.dist(d.centre, spot.centre) < max(d.side, spot.side)
+        for d in dice
+    )
+
+
 def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[TaughtDie]:
     """The labelled dice of a photo as the table would learn them from corrections.
 
     The photo is read first (with the profile taught so far): a die found is cut where
-    the reader found it, a missed die where its label lies. A die found where none is
-    labelled is left alone: at the table a player cannot point one out either (a throw
-    with a die too many waits for its dice typed in).
+    the reader found it, a missed die where its label lies, and a die found where none
+    is labelled is taught as "not a die" (at the table: a die left out of a throw with
+    a die too many, or marked "not a die" on /camera).
     """
     reading = reader.read(image)
-    pairs, missed, _ = match(photo, reading)
+    pairs, missed, extra = match(photo, reading)
     sides = [max(d.box[2], d.box[3]) for d in reading.dice]
     typical = float(np.median(sides)) if sides else 0.0
     out = []
@@ -96,6 +108,9 @@ def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[
         if photo.box_kind == "pips":
             side = typical or side * PIPS_TO_DIE
         out.append(TaughtDie(label.centre, side, face_class(label.face, label.value), True))
+    for j in extra:
+        x, y, w, h = reading.dice[j].box
+        out.append(TaughtDie((x + w / 2, y + h / 2), float(max(w, h)), BACKGROUND, True))
     return out
 
 
@@ -190,6 +205,8 @@ class Lesson:
     photos: int = 0
     dice: int = 0
     corrections: int = 0
+    #: spots the reader found where no die is labelled, taught as no die
+    not_dice: int = 0
     refused: int = 0
     #: photos left out because seen ``zoom`` x closer a die would leave the picture
     out_of_view: int = 0
@@ -230,7 +247,7 @@ def teach_photos(
     rng = np.random.default_rng(seed)
     total = sum(len(p.dice) for p in photos)
     count = max(1, round(wrong * total)) if wrong > 0 and total else 0
-    mistaken = set(rng.choice(total, size=count, replace=False).tolist()) if count else set()
+    drawn = set(rng.choice(total, size=count, replace=False).tolist()) if count else set()
     seen = 0
     taught: list[tuple[str, LabelledPhoto, list[TaughtDie]]] = []
     for photo in photos:
@@ -245,7 +262,7 @@ def teach_photos(
         dice = named_dice(reader, image, photo)
         # named_dice gives one taught die per label: the drawn ones are taught wrong
         dice = [
-            _mistaken(d, rng) if seen + i in mistaken and i < len(photo.dice) else d
+            mistaken(d, rng) if seen + i in drawn and i < len(photo.dice) else d
             for i, d in enumerate(dice)
         ]
         seen += len(photo.dice)
@@ -254,7 +271,8 @@ def teach_photos(
         taught.append((name, photo, dice))
         lesson.photos += 1
         lesson.dice += sum(d.label != BACKGROUND for d in dice)
-        lesson.corrections += sum(d.correction for d in dice)
+        lesson.corrections += sum(d.correction and d.label != BACKGROUND for d in dice)
+        lesson.not_dice += sum(d.label == BACKGROUND for d in dice)
 
     def views() -> Iterable[View]:
         for name, photo, dice in taught[-JUDGED_PHOTOS:]:
@@ -294,7 +312,7 @@ def _seen(
     return image, photo
 
 
-def _mistaken(die: TaughtDie, rng: np.random.Generator) -> TaughtDie:
+def mistaken(die: TaughtDie, rng: np.random.Generator) -> TaughtDie:
     """The die taught as another face of its kind (a mistaken tap)."""
     if die.label == BACKGROUND:
         return die

@@ -145,6 +145,9 @@
       })).join(", ");
       return fill(T.pending_held, { dice: dice });
     }
+    if (pending.no_die !== null && pending.no_die !== undefined) {
+      return fill(T.pending_no_die, { n: pending.no_die + 1 });
+    }
     const seen = (pending.seen && pending.seen.length ? pending.seen : pending.values || []).length;
     if (pending.left_out && pending.left_out.length) {
       return fill(T.pending_over, { seen: seen, expected: pending.expected });
@@ -854,6 +857,14 @@
       if (held.has(index)) held.delete(index); else held.add(index);
       move("/hold", { held: [...held].sort() }).catch(() => {});
     };
+    // a die of the throw just read that is a token or a coin: the throw waits for the
+    // die the camera missed instead (the spot is taught to the game's set as no die)
+    const noDie = $("picker-no-die");
+    noDie.hidden = !die.box || die.held || state.version !== state.last_throw_seq;
+    noDie.onclick = () => {
+      picker.close();
+      move("/dice/" + index + "/no-die", {}).catch(() => {});
+    };
     if (!picker.open) picker.showModal();
   }
 
@@ -881,6 +892,7 @@
       }, [dieFace(v, rank)]));
     }
     $("picker-hold").hidden = true;
+    $("picker-no-die").hidden = true;
     if (!picker.open) picker.showModal();
   }
 

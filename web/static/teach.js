@@ -44,7 +44,8 @@
     const size = summary.size
       ? fill(summary.size.used ? T.size_used : T.size_unused, { side: Math.round(summary.size.side) })
       : "";
-    out.textContent = [fill(T.faces, { faces }), reads ? fill(T.reads, { reads }) : "", size]
+    const junk = summary.not_dice ? fill(T.not_dice, { count: summary.not_dice }) : "";
+    out.textContent = [fill(T.faces, { faces }), junk, reads ? fill(T.reads, { reads }) : "", size]
       .filter(Boolean).join("\n");
   }
 
@@ -118,8 +119,9 @@
 
   $("teach-confirm").addEventListener("click", async () => {
     if (!lesson) return;
-    const named = dice.filter((d) => d.box ? d.value : true);
-    if (named.some((d) => !d.value)) { toast(T.all_values, "error"); return; }
+    // a box marked "no die here" is taught as no die (a token, a coin the reader took for one)
+    const named = dice.map((d) => d.box ? { ...d, value: d.value || 0 } : d);
+    if (named.some((d) => !d.box && !d.value)) { toast(T.all_values, "error"); return; }
     try {
       const summary = await post("/api/dice-sets/" + setId() + "/teach", { lesson: lesson.lesson, dice: named, kind: lesson.kind });
       summarise(summary);
