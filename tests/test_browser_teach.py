@@ -59,6 +59,46 @@ def live(tmp_path):
     camera.close()
 
 
+@pytest.fixture
+def playing(tmp_path):
+    """A real server and chromium on /play, a yahtzee game for Anna started on /setup; the
+    camera's dice come from a scripted reader (boxes 24 px wide, 30 px apart)."""
+    need_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    from scorer.bus import Bus
+    from scorer.commands.serve import start_server, stop_server
+    from scorer.devices.fake import FakeCamera
+    from scorer.store import Store
+    from scorer.table import Table
+    from tests.conftest import ScriptedReader
+    from web import create_app
+
+    camera, reader, store = FakeCamera(), ScriptedReader(), Store(tmp_path / "games.sqlite3")
+    table = Table(store, Bus(), camera=camera, reader=reader, photos=tmp_path / "photos")
+    server, thread = start_server(create_app({"TABLE": table}), threads=8)
+    url = f"http://127.0.0.1:{server.effective_port}"
+    expect.set_options(timeout=20_000)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 900})
+                page.goto(url + "/setup")
+                page.locator("input[name=ruleset][value=yahtzee]").check()
+                page.locator("input[name=player]").nth(0).fill("Anna")
+                page.locator("#start-button").click()
+                page.wait_for_url(url + "/play")
+                yield {"page": page, "table": table, "reader": reader, "store": store}
+            finally:
+                browser.close()
+    finally:
+        table.close()
+        stop_server(server, thread)
+        store.close()
+        camera.close()
+
+
 def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live):
     from playwright.sync_api import expect, sync_playwright
 
@@ -152,134 +192,70 @@ def test_a_token_read_as_a_die_is_named_no_die_on_the_camera_page_and_taught_so(
             browser.close()
 
 
-def test_a_die_the_camera_missed_is_tapped_on_the_photo_and_joins_the_throw(tmp_path):
+def test_a_die_the_camera_missed_is_tapped_on_the_photo_and_joins_the_throw(playing):
     """The camera saw four of five dice: a tap where the fifth lies, its face, and the
     throw is complete (the tapped die taught to the game's set once written)."""
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    from scorer.bus import Bus
-    from scorer.commands.serve import start_server, stop_server
-    from scorer.devices.fake import FakeCamera
-    from scorer.store import Store
-    from scorer.table import Table
-    from tests.conftest import ScriptedReader
-    from web import create_app
-
-    camera, reader, store = FakeCamera(), ScriptedReader(), Store(tmp_path / "games.sqlite3")
-    table = Table(store, Bus(), camera=camera, reader=reader, photos=tmp_path / "photos")
-    server, thread = start_server(create_app({"TABLE": table}), threads=8)
-    url = f"http://127.0.0.1:{server.effective_port}"
-    expect.set_options(timeout=20_000)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url + "/setup")
-            page.locator("input[name=ruleset][value=yahtzee]").check()
-            page.locator("input[name=player]").nth(0).fill("Anna")
-            page.locator("#start-button").click()
-            page.wait_for_url(url + "/play")
-            # given a throw the camera saw only four of five dice of (boxes 24 px, 30 apart)
-            reader.queue([4, 4, 2, 3])
-            page.locator("#throw-button").click()
-            image = page.locator("#photo-image")
-            expect(page.locator("#photo .photo-box")).to_have_count(4)
-            expect(page.locator("#photo-note")).to_have_text(
-                "Tap the photo where a missed die lies"
-            )
-            expect(page.locator("#message")).to_contain_text("Saw 4 dice")
-            # when the photo is tapped where the fifth die lies, and its face chosen
-            box = image.bounding_box()
-            width, height = table.last_frame.shape[1], table.last_frame.shape[0]
-            page.mouse.click(
-                box["x"] + 142 * box["width"] / width, box["y"] + 22 * box["height"] / height
-            )
-            expect(page.locator("#picker-title")).to_have_text("A die the camera missed")
-            page.locator('#picker-values [data-value="6"]').click()
-            # then the throw is complete with it
-            read = page.locator("#dice .die[data-value]")
-            expect(read).to_have_count(5)
-            assert [read.nth(i).get_attribute("data-value") for i in range(5)] == list("44236")
-            browser.close()
-    finally:
-        table.close()
-        stop_server(server, thread)
-        store.close()
-        camera.close()
+    page, table, reader = playing["page"], playing["table"], playing["reader"]
+    # given a throw the camera saw only four of five dice of (boxes 24 px, 30 apart)
+    reader.queue([4, 4, 2, 3])
+    page.locator("#throw-button").click()
+    image = page.locator("#photo-image")
+    expect(page.locator("#photo .photo-box")).to_have_count(4)
+    expect(page.locator("#photo-note")).to_have_text("Tap the photo where a missed die lies")
+    expect(page.locator("#message")).to_contain_text("Saw 4 dice")
+    # when the photo is tapped where the fifth die lies, and its face chosen
+    box = image.bounding_box()
+    width, height = table.last_frame.shape[1], table.last_frame.shape[0]
+    page.mouse.click(box["x"] + 142 * box["width"] / width, box["y"] + 22 * box["height"] / height)
+    expect(page.locator("#picker-title")).to_have_text("A die the camera missed")
+    page.locator('#picker-values [data-value="6"]').click()
+    # then the throw is complete with it
+    read = page.locator("#dice .die[data-value]")
+    expect(read).to_have_count(5)
+    assert [read.nth(i).get_attribute("data-value") for i in range(5)] == list("44236")
 
 
-def test_a_token_read_as_a_die_is_named_no_die_and_the_missed_die_tapped_instead(tmp_path):
+def test_a_token_read_as_a_die_is_named_no_die_and_the_missed_die_tapped_instead(playing):
     """The camera read five dice, one of them a token: "No die here" on its picker undoes
     the throw, which waits for the die the camera missed, tapped where it lies."""
-    need_chromium()
-    from playwright.sync_api import expect, sync_playwright
+    from playwright.sync_api import expect
 
-    from scorer.bus import Bus
-    from scorer.commands.serve import start_server, stop_server
-    from scorer.devices.fake import FakeCamera
-    from scorer.store import Store
-    from scorer.table import Table
-    from tests.conftest import ScriptedReader
-    from web import create_app
-
-    camera, reader, store = FakeCamera(), ScriptedReader(), Store(tmp_path / "games.sqlite3")
-    table = Table(store, Bus(), camera=camera, reader=reader, photos=tmp_path / "photos")
-    server, thread = start_server(create_app({"TABLE": table}), threads=8)
-    url = f"http://127.0.0.1:{server.effective_port}"
-    expect.set_options(timeout=20_000)
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-            page = browser.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(url + "/setup")
-            page.locator("input[name=ruleset][value=yahtzee]").check()
-            page.locator("input[name=player]").nth(0).fill("Anna")
-            page.locator("#start-button").click()
-            page.wait_for_url(url + "/play")
-            # given a throw read as five dice, the fourth a token (boxes 24 px, 30 apart)
-            reader.queue([4, 4, 2, 1, 3])
-            page.locator("#throw-button").click()
-            read = page.locator("#dice .die[data-value]")
-            expect(read).to_have_count(5)
-            # when the fourth die's picker says there is no die there
-            read.nth(3).click()
-            expect(page.locator("#picker-no-die")).to_be_visible()
-            page.locator("#picker-no-die").click()
-            # then the throw waits, with four dice on the photo, for the missed one
-            expect(page.locator("#photo .photo-box")).to_have_count(4)
-            expect(page.locator("#message")).to_contain_text("Die 4 is no die")
-            expect(page.locator("#photo-note")).to_have_text(
-                "Tap the photo where a missed die lies"
-            )
-            # when the missed die is tapped where it lies, as a six
-            image = page.locator("#photo-image")
-            box = image.bounding_box()
-            width, height = table.last_frame.shape[1], table.last_frame.shape[0]
-            page.mouse.click(
-                box["x"] + 112 * box["width"] / width, box["y"] + 70 * box["height"] / height
-            )
-            page.locator('#picker-values [data-value="6"]').click()
-            # then the throw stands with it, and the token's box is kept as no die
-            expect(read).to_have_count(5)
-            assert [read.nth(i).get_attribute("data-value") for i in range(5)] == list(
-                "44263"
-            )  # by where they lie, left to right
-            event = store.events(table.current_game_id)[-1]["event"]
-            assert event["reading"]["not_dice"] == [[100, 10, 24, 24]]
-            # and once another move is made, a die's picker no longer offers "No die here"
-            read.nth(0).click()
-            page.locator('#picker-values [data-value="5"]').click()
-            expect(read.nth(0)).to_have_attribute("data-value", "5")
-            read.nth(1).click()
-            expect(page.locator("#picker-title")).to_be_visible()
-            expect(page.locator("#picker-no-die")).to_be_hidden()
-            browser.close()
-    finally:
-        table.close()
-        stop_server(server, thread)
-        store.close()
-        camera.close()
+    page, table, reader, store = (playing[k] for k in ("page", "table", "reader", "store"))
+    # given a throw read as five dice, the fourth a token (boxes 24 px, 30 apart)
+    reader.queue([4, 4, 2, 1, 3])
+    page.locator("#throw-button").click()
+    read = page.locator("#dice .die[data-value]")
+    expect(read).to_have_count(5)
+    # when the fourth die's picker says there is no die there
+    read.nth(3).click()
+    expect(page.locator("#picker-no-die")).to_be_visible()
+    page.locator("#picker-no-die").click()
+    # then the throw waits, with four dice on the photo, for the missed one
+    expect(page.locator("#photo .photo-box")).to_have_count(4)
+    expect(page.locator("#message")).to_contain_text("Die 4 is no die")
+    expect(page.locator("#photo-note")).to_have_text("Tap the photo where a missed die lies")
+    # when the missed die is tapped where it lies, as a six
+    image = page.locator("#photo-image")
+    box = image.bounding_box()
+    width, height = table.last_frame.shape[1], table.last_frame.shape[0]
+    page.mouse.click(box["x"] + 112 * box["width"] / width, box["y"] + 70 * box["height"] / height)
+    page.locator('#picker-values [data-value="6"]').click()
+    # then the throw stands with it, and the token's box is kept as no die
+    expect(read).to_have_count(5)
+    assert [read.nth(i).get_attribute("data-value") for i in range(5)] == list(
+        "44263"
+    )  # by where they lie, left to right
+    event = store.events(table.current_game_id)[-1]["event"]
+    assert event["reading"]["not_dice"] == [[100, 10, 24, 24]]
+    # and once another move is made, a die's picker no longer offers "No die here"
+    read.nth(0).click()
+    page.locator('#picker-values [data-value="5"]').click()
+    expect(read.nth(0)).to_have_attribute("data-value", "5")
+    read.nth(1).click()
+    expect(page.locator("#picker-title")).to_be_visible()
+    expect(page.locator("#picker-no-die")).to_be_hidden()
 
 
 def test_a_lesson_with_a_die_left_without_a_value_is_refused_on_the_page(live):

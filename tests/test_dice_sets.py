@@ -346,9 +346,7 @@ def test_given_a_reading_short_of_a_die_when_the_missed_one_is_tapped_then_throw
     throw = table.store.events(game_id)[-1]["event"]
     assert throw["reading"]["tapped"] == [4] and throw["reading"]["boxes"][4] == [130, 10, 24, 24]
     # and once written, the tapped die is taught as a correction, the others as read
-    client.post(f"/api/games/{game_id}/write", json={"cell": "chance"})
-    (lesson,) = turn_lessons(effective(table.store.events(game_id)), "pips")
-    assert [(value, fixed) for _, value, _, fixed in lesson.dice] == [
+    assert written_and_taught(client, table, game_id) == [
         (4, False),
         (4, False),
         (2, False),
@@ -398,9 +396,7 @@ def test_given_a_die_too_many_when_the_offer_is_confirmed_then_the_left_out_is_t
     assert reading["photo"] and len(reading["boxes"]) == 5
     assert reading["not_dice"] == [[100, 10, 24, 24]]  # the fourth of six boxes 30 px apart
     # and once written, the kept dice are taught as read, the spot left out as no die
-    client.post(f"/api/games/{game_id}/write", json={"cell": "chance"})
-    (lesson,) = turn_lessons(effective(table.store.events(game_id)), "pips")
-    assert [(value, fixed) for _, value, _, fixed in lesson.dice] == [
+    assert written_and_taught(client, table, game_id) == [
         (4, False),
         (4, False),
         (2, False),
@@ -480,9 +476,7 @@ def test_given_a_token_read_as_a_die_when_named_no_die_then_the_missed_die_is_ta
     reading = table.store.events(game_id)[-1]["event"]["reading"]
     assert reading["not_dice"] == [[100, 10, 24, 24]] and reading["tapped"] == [4]
     # and once written, the set learns the dice as read, the tapped one, and the token
-    client.post(f"/api/games/{game_id}/write", json={"cell": "chance"})
-    (lesson,) = turn_lessons(effective(table.store.events(game_id)), "pips")
-    assert [(value, fixed) for _, value, _, fixed in lesson.dice] == [
+    assert written_and_taught(client, table, game_id) == [
         (4, False),
         (4, False),
         (2, False),
@@ -508,3 +502,11 @@ def test_given_a_move_after_the_throw_when_a_die_is_named_no_die_then_refused(
     game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["B"]}).json["id"]
     client.post(f"/api/games/{game_id}/throw", json={"dice": [1, 2, 3, 4, 5]})
     assert client.post(f"/api/games/{game_id}/dice/1/no-die", json={}).status_code == 409
+
+
+def written_and_taught(client, table: Table, game_id: int) -> list[tuple[int, bool]]:
+    """Write the throw into chance, and the dice its turn teaches: (value, corrected) each,
+    value 0 for a spot named no die."""
+    client.post(f"/api/games/{game_id}/write", json={"cell": "chance"})
+    (lesson,) = turn_lessons(effective(table.store.events(game_id)), "pips")
+    return [(value, fixed) for _, value, _, fixed in lesson.dice]
