@@ -467,6 +467,7 @@ class Table:
             return None
         left = [_box_of(reading.dice[i]) for i in pending.left_out]
         event["reading"]["not_dice"] = [b for b in left if b is not None]
+        event["reading"]["unsure"] = []  # the players confirmed every die of the offer
         return event
 
     def no_die_here(self, game_id: int, index: int, version: int | None = None) -> Any:

@@ -383,7 +383,7 @@ def test_given_a_die_too_many_when_the_offer_is_confirmed_then_the_left_out_is_t
 ):
     # given a five-dice game whose camera read six dice, the fourth far less surely
     game_id = client.post("/api/games", json={"ruleset": "yahtzee", "players": ["A"]}).json["id"]
-    reader.queue([4, 4, 2, 1, 3, 5], confidence=[0.99, 0.98, 0.97, 0.41, 0.99, 0.9])
+    reader.queue([4, 4, 2, 1, 3, 5], confidence=[0.99, 0.98, 0.97, 0.41, 0.99, 0.6])
     client.post(f"/api/games/{game_id}/throw", json={})
     offered = table.status.pending.values
     assert offered == [4, 4, 2, 3, 5] and table.status.pending.left_out == [3]
@@ -394,6 +394,7 @@ def test_given_a_die_too_many_when_the_offer_is_confirmed_then_the_left_out_is_t
     assert thrown.status_code == 200, thrown.json
     reading = table.store.events(game_id)[-1]["event"]["reading"]
     assert reading["photo"] and len(reading["boxes"]) == 5
+    assert reading["unsure"] == []  # the five, the unsure last one too, were confirmed
     assert reading["not_dice"] == [[100, 10, 24, 24]]  # the fourth of six boxes 30 px apart
     # and once written, the kept dice are taught as read, the spot left out as no die
     assert written_and_taught(client, table, game_id) == [
