@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -28,11 +27,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from scorer.vision.evaluation import match  # noqa: E402
+from scorer.vision.evaluation import PhotoResult, Report, match  # noqa: E402
 from scorer.vision.labelled import LabelledPhoto, load_split  # noqa: E402
 from scorer.vision.profile import DiceProfile  # noqa: E402
 from scorer.vision.reader import Reader  # noqa: E402
-from scorer.vision.reading import Reading  # noqa: E402
+from scorer.vision.reading import DEFAULT_THRESHOLD, Reading  # noqa: E402
 from scorer.vision.teaching import (  # noqa: E402
     JUDGED_PHOTOS,
     View,
@@ -43,51 +42,29 @@ from scorer.vision.teaching import (  # noqa: E402
 )
 
 
-@dataclass
-class Tally:
-    """Dice read right, missed and extra over some photos."""
+def scored(report: Report, photo: LabelledPhoto, reading: Reading) -> None:
+    """Add a photo's reading to ``report``, matched as ``scorer eval`` matches it."""
+    report.add(PhotoResult(photo, reading, *match(photo, reading)))
 
-    dice: int = 0
-    right: int = 0
-    missed: int = 0
-    extra: int = 0
-    exact: int = 0
-    photos: int = 0
 
-    def add(self, photo: LabelledPhoto, reading: Reading) -> None:
-        pairs, missed, extra = match(photo, reading)
-        right = sum(
-            (photo.dice[i].face, photo.dice[i].value)
-            == (reading.dice[j].face, reading.dice[j].value)
-            for i, j in pairs
-        )
-        self.dice += len(photo.dice)
-        self.right += right
-        self.missed += len(missed)
-        self.extra += len(extra)
-        self.exact += right == len(photo.dice) and not extra
-        self.photos += 1
-
-    def line(self) -> str:
-        share = 100.0 * self.right / max(self.dice, 1)
-        return (
-            f"{share:6.2f} % ({self.right}/{self.dice}), photos exact "
-            f"{100.0 * self.exact / max(self.photos, 1):5.1f} %, missed {self.missed}, "
-            f"extra {self.extra}"
-        )
+def line(report: Report) -> str:
+    return (
+        f"{100 * report.per_die:6.2f} % ({report.correct}/{report.labelled}), photos exact "
+        f"{100 * report.per_image:5.1f} %, missed {report.missed}, extra {report.extra}"
+    )
 
 
 def night(
     photos: list[LabelledPhoto], faces: str, after: int, wrong: float, seed: int
-) -> tuple[list[Tally], list[Tally], DiceProfile]:
+) -> tuple[list[Report], list[Report], DiceProfile]:
     """Replay ``photos`` as one evening; per third of the photos after ``after``: the
     untaught tally and the night's."""
     untaught, taught = Reader(), Reader()
     profile = DiceProfile("night")
     rng = np.random.default_rng(seed)
     views: list[View] = []
-    thirds = [(Tally(), Tally()) for _ in range(3)]
-    scored = len(photos) - after
+    thirds = [(Report(DEFAULT_THRESHOLD), Report(DEFAULT_THRESHOLD)) for _ in range(3)]
+    rest = len(photos) - after
 
     def read(trial: DiceProfile, image: np.ndarray) -> Reading:
         taught.profile = trial
@@ -102,9 +79,9 @@ def night(
             raise SystemExit(f"cannot read {photo.path}")
         taught.profile = profile if len(profile) else None
         if k >= after:
-            third = thirds[min(2, 3 * (k - after) // max(scored, 1))]
-            third[0].add(photo, untaught.read(image, faces))
-            third[1].add(photo, taught.read(image, faces))
+            plain, learnt = thirds[min(2, 3 * (k - after) // max(rest, 1))]
+            scored(plain, photo, untaught.read(image, faces))
+            scored(learnt, photo, taught.read(image, faces))
         dice = [
             mistaken(d, rng) if rng.random() < wrong else d
             for d in named_dice(taught, image, photo)
@@ -136,14 +113,11 @@ def main() -> None:
         f"{len(photos)} photos, scored after the first {args.after}"
         + (f", {args.wrong:.0%} of dice taught wrong (seed {args.seed})" if args.wrong else "")
     )
-    for name, tallies in (("untaught", plain), ("the night", learnt)):
-        whole = Tally()
-        for t in tallies:
-            for field in ("dice", "right", "missed", "extra", "exact", "photos"):
-                setattr(whole, field, getattr(whole, field) + getattr(t, field))
-        print(f"  {name:9} {whole.line()}")
-        for i, t in enumerate(tallies, 1):
-            print(f"    third {i}: {t.line()}")
+    for name, reports in (("untaught", plain), ("the night", learnt)):
+        whole = Report(DEFAULT_THRESHOLD, [r for report in reports for r in report.results])
+        print(f"  {name:9} {line(whole)}")
+        for i, report in enumerate(reports, 1):
+            print(f"    third {i}: {line(report)}")
     vote = "on" if profile.near <= 1.0 else "off"
     print(
         f"  at the end: {len(profile)} taught dice, vote {vote}, size "

@@ -491,7 +491,11 @@ class Table:
                 )
             state = game.state()
             dice, boxes = state["dice"], reading.get("boxes") or []
-            if not 0 <= index < len(dice) or dice[index]["held"] or boxes[index] is None:
+            if (
+                not 0 <= index < min(len(dice), len(boxes))
+                or dice[index]["held"]
+                or not boxes[index]
+            ):
                 raise ForbiddenMove(f"die {index + 1} was not read on this throw's photo")
             kind = {"cards": "card"}.get(game.setup.dice, "pips")
             faces = reading.get("faces") or [None] * len(dice)
@@ -508,9 +512,8 @@ class Table:
                 if i != index and boxes[i] is not None and not dice[i]["held"]
             )
             game = self.act(game_id, {"type": "undo"}, version)
-            pending = self.pending_for(
-                game_id, game.state(), Reading(seen, 0.0, self.unsure_below), reading["photo"]
-            )
+            rest = Reading(seen, 0.0, self.unsure_below)
+            pending = self.pending_for(game_id, game.state(), rest, reading["photo"])
             pending.message = (
                 f"Die {index + 1} is no die: tap where the missed die lies on the photo, or "
                 "type the dice in."
@@ -518,7 +521,7 @@ class Table:
             pending.no_die = index
             pending.seen = [{"value": d.value, "box": list(d.box)} for d in seen]
             self.status.pending = pending
-            self._pending_reading = Reading(seen, 0.0, self.unsure_below)
+            self._pending_reading = rest
             self._no_dice[game_id] = [list(boxes[index])]
             self.say(pending.message)
             self.publish(game_id)
@@ -1030,7 +1033,8 @@ class Table:
             self._use_dice_set(set_id)
             profile = getattr(self.reader, "profile", None)
             faces: dict[str, int] = {}
-            for label, n in (profile.counts() if profile is not None else {}).items():
+            counts = profile.counts() if profile is not None else {}
+            for label, n in counts.items():
                 if label != BACKGROUND:
                     face, value = class_face(label)
                     faces[f"{face}:{value}"] = n
@@ -1046,7 +1050,7 @@ class Table:
             "name": self.dice_sets.name(set_id),
             "kind": getattr(profile, "kind", None),
             "faces": faces,
-            "not_dice": (profile.counts().get(BACKGROUND, 0) if profile is not None else 0),
+            "not_dice": counts.get(BACKGROUND, 0),
             "crops": len(profile) if profile is not None else 0,
             "reads": reads,
             "size": _size_of(profile),

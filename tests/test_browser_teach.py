@@ -176,6 +176,7 @@ def test_a_token_read_as_a_die_is_named_no_die_on_the_camera_page_and_taught_so(
             page.goto(url + "/camera")
             page.locator("#teach-new-name").fill("Tokens")
             page.locator("#teach-new").click()
+            expect(page.locator("#teach-set option:checked")).to_have_text("Tokens")
             page.locator("#teach-throw").click()
             expect(page.locator("#teach-dice select")).to_have_count(3)
             # when the two dice are named and the token's box "no die here", and confirmed

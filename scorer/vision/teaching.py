@@ -86,10 +86,12 @@ def on_a_die(spot: TaughtDie, dice: Sequence[TaughtDie]) -> bool:
 def named_dice(reader: Reader, image: np.ndarray, photo: LabelledPhoto) -> list[TaughtDie]:
     """The labelled dice of a photo as the table would learn them from corrections.
 
-    The photo is read first (with the profile taught so far): a die found is cut where
-    the reader found it, a missed die where its label lies, and a die found where none
-    is labelled is taught as "not a die" (at the table: a die left out of a throw with
-    a die too many, or marked "not a die" on /camera).
+    The photo is read first, with the profile taught so far and every kind of face (read
+    with its game's faces alone, tray-multicolor taught 2x and 3x wider read 2 and 1 dice
+    fewer: ``docs/teaching.md``): a die found is cut where the reader found it, a missed
+    die where its label lies, and a die found where none is labelled is taught as "not a
+    die" (at the table: a die left out of an offer, "No die here" on a die's picker or
+    on /camera).
     """
     reading = reader.read(image)
     pairs, missed, extra = match(photo, reading)
@@ -205,7 +207,7 @@ class Lesson:
     photos: int = 0
     dice: int = 0
     corrections: int = 0
-    #: spots the reader found where no die is labelled, taught as no die
+    #: spots the reader found where no die is labelled (clear of the dice), taught as no die
     not_dice: int = 0
     refused: int = 0
     #: photos left out because seen ``zoom`` x closer a die would leave the picture
@@ -272,7 +274,7 @@ def teach_photos(
         lesson.photos += 1
         lesson.dice += sum(d.label != BACKGROUND for d in dice)
         lesson.corrections += sum(d.correction and d.label != BACKGROUND for d in dice)
-        lesson.not_dice += sum(d.label == BACKGROUND for d in dice)
+        lesson.not_dice += sum(d.label == BACKGROUND and not on_a_die(d, dice) for d in dice)
 
     def views() -> Iterable[View]:
         for name, photo, dice in taught[-JUDGED_PHOTOS:]:
