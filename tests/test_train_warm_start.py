@@ -35,7 +35,7 @@ def test_given_the_committed_face_network_when_warm_started_then_the_same_rankin
     crops = np.random.default_rng(2).random((6, 3, 48, 48), dtype=np.float32)
     exported = load_net(path)
     exported.setInput(crops)
-    probs = exported.forward()
+    probs = exported.forward("probs")
     net = warm_start(FaceNet(), path).eval()
     with torch.no_grad():
         logits = net(torch.from_numpy(crops)).numpy()
@@ -134,3 +134,44 @@ def test_given_a_render_with_an_unlabelled_thing_read_as_a_die_then_it_is_taught
     # and a kept network's reading of it (a die) is not kept while fine-tuning
     assert not distilled(extras[0]) and not distilled(Patch(image, 4, "render3d"))
     assert distilled(Patch(image, 4, "tray-multicolor"))
+
+
+def test_given_a_fine_tuned_face_network_when_blended_then_its_ends_are_the_two_networks():
+    from vision_models.train.fit import blend
+
+    # given the committed face network and a "fine-tuned" copy whose weights all moved
+    path = default_model_dir() / "faces.onnx"
+    start = warm_start(FaceNet(), path).eval()
+    tuned = warm_start(FaceNet(), path).eval()
+    with torch.no_grad():
+        for p in tuned.parameters():
+            p.add_(0.05 * torch.randn_like(p, generator=torch.Generator().manual_seed(6)))
+    x = torch.from_numpy(np.random.default_rng(6).random((5, 3, 48, 48), dtype=np.float32))
+    # when blended keeping none, half and all of the fine-tuning
+    with torch.no_grad():
+        none, half, whole = (blend(tuned, start, s)(x) for s in (0.0, 0.5, 1.0))
+        want_start, want_tuned = start(x), tuned(x)
+        last = [m for m in blend(tuned, start, 0.5).modules() if isinstance(m, torch.nn.Linear)]
+    # then the ends read as the two networks, and the middle's weights lie halfway
+    assert torch.allclose(none, want_start, atol=1e-5)
+    assert torch.allclose(whole, want_tuned, atol=1e-5)
+    assert not torch.allclose(half, want_start, atol=1e-3)
+    mid = (start.fc.weight + tuned.fc.weight) / 2
+    assert torch.allclose(last[-1].weight, mid)
+    # and the networks blended are left as they were
+    assert torch.allclose(start(x), want_start) and torch.allclose(tuned(x), want_tuned)
+
+
+def test_given_a_blend_without_a_network_to_start_from_then_refused_before_any_data(
+    tmp_path, capsys
+):
+    from vision_models.train.__main__ import main
+
+    with pytest.raises(SystemExit) as stop:
+        main(["--only", "faces", "--faces-blend", "0.5", "--out", str(tmp_path / "m")])
+    assert stop.value.code == 2
+    assert "--warm" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+    with pytest.raises(SystemExit):
+        main(["--warm", "vision_models", "--faces-blend", "1.5", "--out", str(tmp_path / "m")])
+    assert "between 0 and 1" in capsys.readouterr().err

@@ -17,6 +17,7 @@ import pytest
 
 from scorer.cli import main
 from scorer.dice import BACKGROUND, face_class
+from scorer.errors import ScorerError
 from scorer.vision.evaluation import match
 from scorer.vision.labelled import LabelledDie, LabelledPhoto
 from scorer.vision.profile import FILE_NAME, MAX_PER_FACE, DiceProfile, ProfileError, doubted
@@ -285,12 +286,13 @@ def test_given_a_face_network_exported_under_other_names_when_taught_then_the_sa
     reader, tmp_path
 ):
     # given the committed networks, the face network's layers renamed as a retrained one
-    # may name them ("features" -> "layers_x": same length, so the file stays valid)
+    # may name them ("net/features" -> "net/layers_x": same length, so the file stays
+    # valid), its output of features kept
     for name in ("finder.onnx", "courts.onnx"):
         (tmp_path / name).write_bytes((default_model_dir() / name).read_bytes())
     faces = (default_model_dir() / "faces.onnx").read_bytes()
     assert b"/net/features/features.11/Flatten" in faces
-    (tmp_path / "faces.onnx").write_bytes(faces.replace(b"features", b"layers_x"))
+    (tmp_path / "faces.onnx").write_bytes(faces.replace(b"net/features", b"net/layers_x"))
     renamed = Reader(tmp_path)
     image, dice = logo_throw([6, 1, 6, 3, 5, 2], 10)
     crops = [cv2.resize(image[:48, :48], (48, 48)), cv2.resize(image[100:160, 100:160], (48, 48))]
@@ -303,6 +305,28 @@ def test_given_a_face_network_exported_under_other_names_when_taught_then_the_sa
     np.testing.assert_allclose(features, want_features, atol=1e-5)
     np.testing.assert_allclose(probs, want_probs, atol=1e-6)
     assert len(profile) == len(dice)
+
+
+def test_given_a_face_network_without_its_features_output_when_taught_then_classic_or_a_message(
+    reader, tmp_path
+):
+    # given a face network exported before its features were an output (every name of
+    # "features" changed, the output's too)
+    for name in ("finder.onnx", "courts.onnx"):
+        (tmp_path / name).write_bytes((default_model_dir() / name).read_bytes())
+    faces = (default_model_dir() / "faces.onnx").read_bytes()
+    (tmp_path / "faces.onnx").write_bytes(faces.replace(b"features", b"layers_x"))
+    crops = [np.full((48, 48, 3), 200, np.uint8)]
+    # when crops are described for a profile
+    try:
+        features, _ = Reader(tmp_path).embed(crops)
+    except ScorerError as err:
+        # then OpenCV's new engine (5.1 on) says why it cannot teach with it
+        assert "features" in str(err) and cv2.__version__ in str(err)
+        assert not hasattr(cv2.dnn, "ENGINE_CLASSIC") and cv2.__version__ >= "5"
+    else:
+        # or the classic engine reads the inner layer, the committed network's features
+        np.testing.assert_allclose(features, reader.embed(crops)[0], atol=1e-5)
 
 
 def _embedding(top: int, sure: float, background: float = 0.0):

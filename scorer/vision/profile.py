@@ -53,6 +53,8 @@ FILE_NAME = "profile.npz"
 #: the face network's features: global average pooling, before its one linear layer
 EMBEDDING = "onnx_node!/net/features/features.11/Flatten"
 OUTPUT = "probs"
+#: the same features as a second output of the file (``vision_models.train.fit.expose_features``)
+FEATURES = "features"
 CROP = 48  # the face network's crop side (``reader.FACE_INPUT``)
 #: Each taught crop is kept in four quarter turns: the reader turns a die's edges upright,
 #: which leaves the face in any of four turns.

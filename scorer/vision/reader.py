@@ -25,7 +25,7 @@ import numpy as np
 
 from scorer.dice import BACKGROUND, CARDS, card_rank, class_face
 from scorer.errors import ScorerError
-from scorer.vision.profile import EMBEDDING, OUTPUT, DiceProfile, model_digest
+from scorer.vision.profile import EMBEDDING, FEATURES, OUTPUT, DiceProfile, model_digest
 from scorer.vision.reading import (
     BACKENDS,
     DEFAULT_THRESHOLD,
@@ -589,19 +589,15 @@ class Reader:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The face network's features (n, 128) and face probabilities (n, 13) of face
         crops, untaught: what a dice profile keeps of a taught die (``kind`` "card": the
-        poker dice's own network, where there is one). Always cv2.dnn, which returns an
-        inner layer's output by name."""
+        poker dice's own network, where there is one). Always cv2.dnn, which also returns
+        the inner layer of a file without a ``features`` output on its classic engine."""
         cards = kind == "card" and self.has_card_faces
         blob = cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0)
-        net = self._embedder("")
-        net.setInput(blob)
-        probs, features = net.forward([OUTPUT, feature_layer(net)])
+        probs, features = described(self._embedder(""), blob)
         n = len(crops)
         probs = np.array(probs).reshape(n, -1)
         if cards:
-            net = self._embedder("card")
-            net.setInput(blob)
-            named, features = net.forward([OUTPUT, feature_layer(net)])
+            named, features = described(self._embedder("card"), blob)
             probs = card_faces_named(probs, np.array(named).reshape(n, -1))
         return np.array(features, np.float32).reshape(n, -1), probs
 
@@ -625,11 +621,27 @@ class Reader:
 # ---------------------------------------------------------------------- pieces
 
 
+def described(net: cv2.dnn.Net, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A face network's probabilities and features of a blob of crops."""
+    net.setInput(blob)
+    layer = feature_layer(net)
+    try:
+        return tuple(net.forward([OUTPUT, layer]))
+    except cv2.error:
+        raise ScorerError(
+            f"this face network's features ({layer}) cannot be read on OpenCV "
+            f"{cv2.__version__}: export it with a 'features' output to teach with it"
+        ) from None
+
+
 def feature_layer(net: cv2.dnn.Net) -> str:
-    """The face network's layer of features before its last one (``EMBEDDING``), or the
-    last Flatten of a network exported under other names, so that profiles keep working
-    with a retrained face network."""
+    """The face network's features before its last layer: its file's second output
+    (``FEATURES``), which every OpenCV engine returns; in a file without it, the inner
+    layer by its name (``EMBEDDING``) or the last Flatten of a network exported under
+    other names, which only OpenCV's classic engine returns (gone in OpenCV 5.1)."""
     names = list(net.getLayerNames())
+    if FEATURES in names or FEATURES in net.getUnconnectedOutLayersNames():
+        return FEATURES
     if EMBEDDING in names:
         return EMBEDDING
     flattens = [n for n in names if n.endswith("/Flatten")]
@@ -647,11 +659,11 @@ def run_crops(net: cv2.dnn.Net | OnnxRuntimeNet, crops: Sequence[np.ndarray]) ->
     blob = crops_blob(crops)
     if not isinstance(net, cv2.dnn.Net) or cv2.getNumThreads() > 1:
         net.setInput(blob)
-        return np.array(net.forward(), np.float64).reshape(len(crops), -1)
+        return np.array(net.forward(OUTPUT), np.float64).reshape(len(crops), -1)
     rows = []
     for i in range(len(crops)):
         net.setInput(blob[i : i + 1])
-        rows.append(np.array(net.forward(), np.float64).reshape(-1))  # a copy: cv2 reuses
+        rows.append(np.array(net.forward(OUTPUT), np.float64).reshape(-1))  # a copy: cv2 reuses
     return np.array(rows).reshape(len(crops), -1)
 
 
@@ -675,9 +687,9 @@ def free_board_net(path: Path, backend: str) -> cv2.dnn.Net | OnnxRuntimeNet:
 
 
 def load_net(path: Path, backend: str = "cv2") -> cv2.dnn.Net | OnnxRuntimeNet:
-    """An ONNX network for ``cv2.dnn``, on OpenCV 5's classic engine where there is one
-    (same outputs, faster on one core than the new default engine; OpenCV 4 has only it),
-    or on onnxruntime behind the same two calls."""
+    """An ONNX network for ``cv2.dnn``, on OpenCV 5.0's classic engine where there is one
+    (same outputs, faster on one core than its new default engine; OpenCV 4 has only the
+    classic one, 5.1 only the new), or on onnxruntime behind the same two calls."""
     if backend == "onnxruntime":
         return OnnxRuntimeNet(path)
     classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
@@ -712,10 +724,11 @@ class OnnxRuntimeNet:
     def setInput(self, blob: np.ndarray) -> None:
         self._blob = np.ascontiguousarray(blob, np.float32)
 
-    def forward(self) -> np.ndarray:
+    def forward(self, name: str | None = None) -> np.ndarray:
+        """The output called ``name``, or the file's first output."""
         if self._blob is None:
             raise ScorerError("forward() before setInput()")
-        return self._session.run(None, {self._input: self._blob})[0]
+        return self._session.run(None if name is None else [name], {self._input: self._blob})[0]
 
 
 def face_mask(faces: str) -> np.ndarray:

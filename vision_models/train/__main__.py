@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import time
 from pathlib import Path
 
@@ -106,6 +107,15 @@ def main(argv: list[str] | None = None) -> int:
         "--faces-width", type=int, default=128, help="channels of the face network's 6x6 stage"
     )
     parser.add_argument(
+        "--faces-blend",
+        type=float,
+        nargs="+",
+        default=None,
+        help="with --warm: the share of the face network's fine-tuning kept, the rest of the "
+        "network it started from (WiSE-FT); the first share is written to --out, each "
+        "further one to OUT/blend-SHARE/ beside the out folder's other networks, to compare",
+    )
+    parser.add_argument(
         "--render3d-min-side",
         type=float,
         default=0.0,
@@ -137,6 +147,11 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--render3d-extras {args.render3d_extras}: no networks there to read with")
     if args.real_extras is not None and not (args.real_extras / "faces.onnx").is_file():
         parser.error(f"--real-extras {args.real_extras}: no networks there to read with")
+    if args.faces_blend is not None:
+        if args.warm is None:
+            parser.error("--faces-blend needs --warm: a blend is of a network and its fine-tuning")
+        if any(not 0.0 <= a <= 1.0 for a in args.faces_blend):
+            parser.error("--faces-blend: each share is between 0 and 1")
     if args.faces_keep is not None and not (args.faces_keep / "faces.onnx").is_file():
         parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
     if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
@@ -279,14 +294,30 @@ def main(argv: list[str] | None = None) -> int:
         if args.faces_kind == "cards":
             hold = [q for q in hold if q.label >= CARDS]
         name = "faces-cards" if args.faces_kind == "cards" else "faces"
+        tuned = faces
+        shares = args.faces_blend or [1.0]
+        if args.faces_blend is not None:
+            started = fit.warm_start(fit.FaceNet(args.faces_width), args.warm / "faces.onnx")
+            faces = fit.blend(tuned, started, shares[0])
         figures = fit.calibrate_and_export(
-            faces, hold, args.out / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log
+            faces, hold, args.out / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log, features=True
         )
+        for share in shares[1:]:
+            folder = args.out / f"blend-{share:g}"
+            folder.mkdir(exist_ok=True)
+            for other in args.out.glob("*.onnx"):
+                if other.name != f"{name}.onnx":
+                    shutil.copy2(other, folder / other.name)
+            blended = fit.blend(tuned, started, share)
+            fit.calibrate_and_export(
+                blended, hold, folder / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log, features=True
+            )
         report[name] = {
             "steps": args.faces_steps,
             "width": args.faces_width,
             "render3d_min_side": args.render3d_min_side,
             "keep": str(args.faces_keep) if args.faces_keep else None,
+            "blend": shares[0],
             "render3d_extras": str(args.render3d_extras) if args.render3d_extras else None,
             "real_extras": str(args.real_extras) if args.real_extras else None,
             "patches": len(patches),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import time
 from collections.abc import Callable, Sequence
@@ -13,6 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from scorer.vision.profile import FEATURES
 from scorer.vision.reader import CROP_SPAN, Reader, find_dice, load_net
 from vision_models.train.data import (
     BACKGROUND,
@@ -76,6 +78,28 @@ def warm_start(net: N, path: Path) -> N:
                 norm.running_mean.zero_()
                 norm.running_var.fill_(1.0 - norm.eps)
     return net
+
+
+def blend(tuned: N, start: N, share: float) -> N:
+    """``tuned``'s weights moved back toward the network it was fine-tuned from:
+    ``share`` of the fine-tuning kept, the rest of ``start`` (Wortsman et al.'s WiSE-FT).
+
+    Fine-tuning on the renders teaches unseen bodies and art but moves the readings of
+    the real dice it already read; the networks on the line between the two weights
+    often keep most of both. ``start`` must be ``warm_start``'s network of the same
+    shape (its norms frozen as identity, as the tuned one's stayed).
+    """
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"a blend keeps 0..1 of the fine-tuning, not {share}")
+    mixed = {
+        name: (1.0 - share) * start.state_dict()[name] + share * value
+        if value.is_floating_point()
+        else value
+        for name, value in tuned.state_dict().items()
+    }
+    out = copy.deepcopy(tuned)
+    out.load_state_dict(mixed)
+    return out.eval()
 
 
 def frozen_norms(net: nn.Module) -> None:
@@ -420,10 +444,17 @@ def plain_crops(
 
 
 def calibrate_and_export(
-    net: nn.Module, hold: list[Patch], path: Path, span: float, size: int, log: Log
+    net: nn.Module,
+    hold: list[Patch],
+    path: Path,
+    span: float,
+    size: int,
+    log: Log,
+    features: bool = False,
 ) -> dict[str, float]:
     """Fit the temperature on held-out crops cut as the reader cuts them, measure them
-    (four quarter turns voting), write the calibrated network as ONNX and check it."""
+    (four quarter turns voting), write the calibrated network as ONNX and check it;
+    ``features``: with its pooled features as a second output (``expose_features``)."""
     x, y = plain_crops(hold, rotations=4, span=span, size=size)
     logits = logits_of(net, x)
     temperature = fit_temperature(logits, np.repeat(y, 4))
@@ -432,6 +463,8 @@ def calibrate_and_export(
     acc = float((probs.argmax(1) == y).mean())
     log(f"held-out crops: {len(y)}, accuracy (4-rotation vote) {acc:.4f}, T={temperature:.2f}")
     diff = export(Calibrated(net, temperature), path, (4, 3, size, size), ("crop", "probs"))
+    if features:
+        expose_features(path)
     log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
     return {
         "temperature": temperature,
@@ -484,6 +517,32 @@ def free_board(path: Path) -> None:
         dims = value.type.tensor_type.shape.dim
         for dim, name in zip(dims[2:], names, strict=True):
             dim.dim_param = name
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def expose_features(path: Path) -> None:
+    """Name the face network's pooled features (the input of its last layer) a second
+    output of its ONNX file, ``features``: dice profiles compare them. Every engine
+    returns a file's outputs, where only OpenCV's classic engine (gone in OpenCV 5.1)
+    returned an inner layer by its name. The graph computes the same."""
+    import onnx
+
+    model = onnx.load(str(path))
+    if any(o.name == FEATURES for o in model.graph.output):
+        return
+    gemm = [n for n in model.graph.node if n.op_type == "Gemm"]
+    if len(gemm) != 1:
+        raise ValueError(f"{path}: {len(gemm)} linear layers, not the face network's one")
+    old = gemm[0].input[0]
+    for node in model.graph.node:
+        node.input[:] = [FEATURES if i == old else i for i in node.input]
+        node.output[:] = [FEATURES if o == old else o for o in node.output]
+    weight = next(i for i in model.graph.initializer if i.name == gemm[0].input[1])
+    shape = ["n", weight.dims[1]]  # Gemm's weight is (classes, features), as torch's Linear
+    model.graph.output.append(
+        onnx.helper.make_tensor_value_info(FEATURES, onnx.TensorProto.FLOAT, shape)
+    )
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
 
