@@ -24,7 +24,7 @@ import torch
 from scorer.dice import CARDS
 from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN
 from vision_models.train import data, fit
-from vision_models.train.nets import FACE_INPUT, FINDER_INPUT
+from vision_models.train.nets import FACE_INPUT, FINDER_INPUT, DieFinder, FaceNet
 
 OUT = Path(__file__).resolve().parents[1]
 SEED = 20261129
@@ -107,6 +107,14 @@ def main(argv: list[str] | None = None) -> int:
         "--faces-width", type=int, default=128, help="channels of the face network's 6x6 stage"
     )
     parser.add_argument(
+        "--finder-blend",
+        type=float,
+        nargs="+",
+        default=None,
+        help="with --warm: the share of the finder's fine-tuning kept, the rest of the finder "
+        "it started from; further shares to OUT/finder-blend-SHARE/, as --faces-blend",
+    )
+    parser.add_argument(
         "--faces-blend",
         type=float,
         nargs="+",
@@ -147,11 +155,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--render3d-extras {args.render3d_extras}: no networks there to read with")
     if args.real_extras is not None and not (args.real_extras / "faces.onnx").is_file():
         parser.error(f"--real-extras {args.real_extras}: no networks there to read with")
-    if args.faces_blend is not None:
+    for option, shares in (
+        ("--finder-blend", args.finder_blend),
+        ("--faces-blend", args.faces_blend),
+    ):
+        if shares is None:
+            continue
         if args.warm is None:
-            parser.error("--faces-blend needs --warm: a blend is of a network and its fine-tuning")
-        if any(not 0.0 <= a <= 1.0 for a in args.faces_blend):
-            parser.error("--faces-blend: each share is between 0 and 1")
+            parser.error(f"{option} needs --warm: a blend is of a network and its fine-tuning")
+        if any(not 0.0 <= a <= 1.0 for a in shares):
+            parser.error(f"{option}: each share is between 0 and 1")
     if args.faces_keep is not None and not (args.faces_keep / "faces.onnx").is_file():
         parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
     if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
@@ -233,16 +246,19 @@ def main(argv: list[str] | None = None) -> int:
             lr=args.warm_lr if args.warm else 3e-3,
             keep=args.finder_keep / "finder.onnx" if args.finder_keep else None,
         )
-        finder.export_mode = True
-        diff = fit.export(
-            finder, finder_path, (1, 3, FINDER_INPUT, FINDER_INPUT), ("image", "maps")
-        )
-        fit.free_board(finder_path)
-        finder.export_mode = False
-        log(f"wrote {finder_path} (cv2.dnn vs torch max diff {diff:.2e})")
+        tuned = finder
+        if args.finder_blend is not None:
+            started = fit.warm_start(DieFinder(), args.warm / "finder.onnx")
+            finder = fit.blend(tuned, started, args.finder_blend[0])
+            for share in args.finder_blend[1:]:
+                folder = args.out / f"finder-blend-{share:g}"
+                copy_networks(args.out, folder, "finder.onnx")
+                export_finder(fit.blend(tuned, started, share), folder / "finder.onnx", log)
+        diff = export_finder(finder, finder_path, log)
         report["finder"] = {
             "steps": args.finder_steps,
             "late_share": args.finder_late,
+            "blend": args.finder_blend[0] if args.finder_blend else 1.0,
             "warm": str(args.warm) if args.warm else None,
             "keep": str(args.finder_keep) if args.finder_keep else None,
             "onnx_max_diff": diff,
@@ -297,17 +313,14 @@ def main(argv: list[str] | None = None) -> int:
         tuned = faces
         shares = args.faces_blend or [1.0]
         if args.faces_blend is not None:
-            started = fit.warm_start(fit.FaceNet(args.faces_width), args.warm / "faces.onnx")
+            started = fit.warm_start(FaceNet(args.faces_width), args.warm / "faces.onnx")
             faces = fit.blend(tuned, started, shares[0])
         figures = fit.calibrate_and_export(
             faces, hold, args.out / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log, features=True
         )
         for share in shares[1:]:
             folder = args.out / f"blend-{share:g}"
-            folder.mkdir(exist_ok=True)
-            for other in args.out.glob("*.onnx"):
-                if other.name != f"{name}.onnx":
-                    shutil.copy2(other, folder / other.name)
+            copy_networks(args.out, folder, f"{name}.onnx")
             blended = fit.blend(tuned, started, share)
             fit.calibrate_and_export(
                 blended, hold, folder / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log, features=True
@@ -343,6 +356,24 @@ def main(argv: list[str] | None = None) -> int:
     path.write_text(json.dumps(report, indent=2) + "\n")
     log("done")
     return 0
+
+
+def export_finder(finder: torch.nn.Module, path: Path, log: fit.Log) -> float:
+    """Write the finder's ONNX file, its board size left free; the export's max diff."""
+    finder.export_mode = True
+    diff = fit.export(finder, path, (1, 3, FINDER_INPUT, FINDER_INPUT), ("image", "maps"))
+    fit.free_board(path)
+    finder.export_mode = False
+    log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
+    return diff
+
+
+def copy_networks(out: Path, folder: Path, but: str) -> None:
+    """``folder`` made to hold ``out``'s networks but ``but``: the reader of a blend."""
+    folder.mkdir(exist_ok=True)
+    for other in out.glob("*.onnx"):
+        if other.name != but:
+            shutil.copy2(other, folder / other.name)
 
 
 def train_courts(
