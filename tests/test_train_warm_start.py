@@ -175,3 +175,33 @@ def test_given_a_blend_without_a_network_to_start_from_then_refused_before_any_d
     with pytest.raises(SystemExit):
         main(["--warm", "vision_models", "--faces-blend", "1.5", "--out", str(tmp_path / "m")])
     assert "between 0 and 1" in capsys.readouterr().err
+
+
+def test_given_a_face_network_exported_when_its_features_are_exposed_then_every_engine_reads_them(
+    tmp_path,
+):
+    from scorer.vision.profile import FEATURES, OUTPUT
+    from vision_models.train.fit import Calibrated, export, expose_features
+
+    # given a face network exported as training exports it (temperature and softmax baked in)
+    net = FaceNet().eval()
+    path = tmp_path / "faces.onnx"
+    export(Calibrated(net, 0.7), path, (4, 3, 48, 48), ("crop", OUTPUT))
+    x = np.random.default_rng(7).random((3, 3, 48, 48), dtype=np.float32)
+    # when its pooled features are named an output (twice: the second changes nothing)
+    expose_features(path)
+    once = path.read_bytes()
+    expose_features(path)
+    assert path.read_bytes() == once
+    # then OpenCV returns them beside the probabilities, and they are torch's features
+    dnn = load_net(path)
+    dnn.setInput(x)
+    probs, features = dnn.forward([OUTPUT, FEATURES])
+    with torch.no_grad():
+        pooled = net.features(torch.from_numpy(x)).numpy()
+        want = torch.softmax(net(torch.from_numpy(x)) / 0.7, 1).numpy()
+    np.testing.assert_allclose(features, pooled, atol=1e-4)
+    np.testing.assert_allclose(probs, want, atol=1e-5)
+    # and the probabilities alone are still what a plain reading asks for
+    dnn.setInput(x)
+    np.testing.assert_allclose(dnn.forward(OUTPUT), want, atol=1e-5)
