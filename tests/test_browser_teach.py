@@ -99,6 +99,15 @@ def playing(tmp_path):
         camera.close()
 
 
+def add_set(page, name: str) -> None:
+    """A new set of dice added on /camera's teach step, and chosen."""
+    from playwright.sync_api import expect
+
+    page.locator("#teach-new-name").fill(name)
+    page.locator("#teach-new").click()
+    expect(page.locator("#teach-set option:checked")).to_have_text(name)
+
+
 def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live):
     from playwright.sync_api import expect, sync_playwright
 
@@ -116,9 +125,7 @@ def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live
             # when a new set is added on /camera
             page.goto(url + "/camera")
             expect(page.locator("#teach-summary")).to_have_text("Not taught yet.")
-            page.locator("#teach-new-name").fill("Logo dice")
-            page.locator("#teach-new").click()
-            expect(page.locator("#teach-set option:checked")).to_have_text("Logo dice")
+            add_set(page, "Logo dice")
             # and two throws are read, fixed die by die and confirmed
             for seed, values in TAUGHT:
                 camera.frame, _ = logo_throw(values, seed)
@@ -174,9 +181,7 @@ def test_a_token_read_as_a_die_is_named_no_die_on_the_camera_page_and_taught_so(
         try:
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             page.goto(url + "/camera")
-            page.locator("#teach-new-name").fill("Tokens")
-            page.locator("#teach-new").click()
-            expect(page.locator("#teach-set option:checked")).to_have_text("Tokens")
+            add_set(page, "Tokens")
             page.locator("#teach-throw").click()
             expect(page.locator("#teach-dice select")).to_have_count(3)
             # when the two dice are named and the token's box "no die here", and confirmed
@@ -270,9 +275,7 @@ def test_a_lesson_with_a_die_left_without_a_value_is_refused_on_the_page(live):
             page = browser.new_page(viewport={"width": 1280, "height": 1000})
             # given a new set and a throw read on /camera
             page.goto(url + "/camera")
-            page.locator("#teach-new-name").fill("Logo dice")
-            page.locator("#teach-new").click()
-            expect(page.locator("#teach-set option:checked")).to_have_text("Logo dice")
+            add_set(page, "Logo dice")
             seed, values = TAUGHT[0]
             camera.frame, _ = logo_throw(values, seed)
             page.locator("#teach-throw").click()
