@@ -91,10 +91,9 @@ def blend(tuned: N, start: N, share: float) -> N:
     """
     if not 0.0 <= share <= 1.0:
         raise ValueError(f"a blend keeps 0..1 of the fine-tuning, not {share}")
+    begun = start.state_dict()
     mixed = {
-        name: (1.0 - share) * start.state_dict()[name] + share * value
-        if value.is_floating_point()
-        else value
+        name: (1.0 - share) * begun[name] + share * value if value.is_floating_point() else value
         for name, value in tuned.state_dict().items()
     }
     out = copy.deepcopy(tuned)
