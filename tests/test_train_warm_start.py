@@ -205,3 +205,21 @@ def test_given_a_face_network_exported_when_its_features_are_exposed_then_every_
     # and the probabilities alone are still what a plain reading asks for
     dnn.setInput(x)
     np.testing.assert_allclose(dnn.forward(OUTPUT), want, atol=1e-5)
+
+
+def test_given_no_shared_photo_sets_when_training_then_refused_naming_the_folder(
+    tmp_path, monkeypatch, capsys
+):
+    from vision_models.train import data
+    from vision_models.train.__main__ import main
+
+    # given a checkout whose ../shared/datasets is not there
+    monkeypatch.setattr(data, "SHARED", tmp_path / "datasets")
+    # when the networks are trained
+    with pytest.raises(SystemExit) as stop:
+        main(["--out", str(tmp_path / "m")])
+    # then it stops before any data, naming the sets and where they were looked for
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "tray-multicolor or webcam-white" in err and str(tmp_path / "datasets") in err
+    assert not (tmp_path / "m").exists()

@@ -173,6 +173,12 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             "--faces-kind cards trains the poker dice's face network alone: add --only faces"
         )
+    missing = [n for n in data.REAL_SETS if not (data.SHARED / n).is_dir()]
+    if missing:
+        parser.error(
+            f"no {' or '.join(missing)} in {data.SHARED}: the shared photo sets must lie "
+            "beside the repository (../shared/datasets)"
+        )
     args.out.mkdir(parents=True, exist_ok=True)
 
     random.seed(SEED)

@@ -36,10 +36,14 @@ class Photo:
     sized: bool = True  # False: the side is an estimate (labels covered only the pips)
 
 
+#: the shared real photo sets every network learns from
+REAL_SETS = ("tray-multicolor", "webcam-white")
+
+
 def load_real(split: str = "train") -> list[Photo]:
-    """The shared real photo sets (tray-multicolor, webcam-white) of one split."""
+    """The shared real photo sets (``REAL_SETS``) of one split."""
     photos: list[Photo] = []
-    for name in ("tray-multicolor", "webcam-white"):
+    for name in REAL_SETS:
         root = SHARED / name
         if not root.is_dir():
             continue
