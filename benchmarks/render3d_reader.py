@@ -7,7 +7,7 @@ photo's kind of dice as a table would (pips, cards; a mixed tray ``any``). Print
 whole split's figures as ``scorer eval`` does, then one line per kind of tray (pips,
 cards, mixed) and one per held-out family over the photos that show it:
 
-    .venv/bin/python benchmarks/render3d_reader.py [--count N] [--models DIR] [--root DIR]
+    .venv/bin/python benchmarks/render3d_reader.py [--skip M] [--count N] [--models DIR] [--root DIR]
 """
 
 from __future__ import annotations
@@ -33,13 +33,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=None, help="render cache (default: ~/.cache)")
     parser.add_argument("--count", type=int, default=None, help="the first N test photos")
+    parser.add_argument("--skip", type=int, default=0, help="leave out the first N test photos")
     parser.add_argument("--models", type=Path, default=None, help="folder of the three .onnx")
     args = parser.parse_args(argv)
     root = args.root or default_root()
     if not (root / "images" / "test").is_dir():
         print(f"render3d reader: no test photos in {root}; run `make renders`")
         return 0
-    photos = load_split(root, "test")[: args.count]
+    photos = load_split(root, "test")[args.skip :][: args.count]
     reader = Reader(args.models)
     whole = Report(reader.threshold)
     families: dict[str, Report] = defaultdict(lambda: Report(reader.threshold))
