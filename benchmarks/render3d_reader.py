@@ -7,7 +7,8 @@ photo's kind of dice as a table would (pips, cards; a mixed tray ``any``). Print
 whole split's figures as ``scorer eval`` does, then one line per kind of tray (pips,
 cards, mixed) and one per held-out family over the photos that show it:
 
-    .venv/bin/python benchmarks/render3d_reader.py [--skip M] [--count N] [--models DIR] [--root DIR]
+    .venv/bin/python benchmarks/render3d_reader.py [--skip M] [--count N] [--models DIR]
+        [--root DIR]
 """
 
 from __future__ import annotations
