@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=None, help="render cache (default: ~/.cache)")
-    parser.add_argument("--count", type=int, default=None, help="N test photos (the first, or the first after --skip)")
+    parser.add_argument("--count", type=int, default=None, help="N test photos (after --skip)")
     parser.add_argument("--skip", type=int, default=0, help="leave out the first N test photos")
     parser.add_argument("--models", type=Path, default=None, help="folder of the three .onnx")
     args = parser.parse_args(argv)
