@@ -65,6 +65,11 @@ train: $(RUN_STAMP)
 	$(BIN)/python -m vision_models.train --render3d 0
 	# the poker dice's own face network also learns from the first 400 3D renders (`make renders`)
 	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --render3d 400
+	# the finder a game of pip dice looks again with where a die is unsure: the general one
+	# fine-tuned on the 3D renders too, blended halfway back (vision_models/finder-pips.md)
+	$(BIN)/python -m vision_models.train --only finder --finder-kind pips --warm vision_models \
+	  --finder-keep vision_models --render3d 400 --finder-steps 3000 --warm-lr 1e-3 \
+	  --finder-render3d-weight 0.6 --finder-blend 0.5
 
 # Blender's bpy pins numpy<2 (and so OpenCV 4.11): the renderer gets a venv of its own.
 RENDER_VENV := .venv-render3d

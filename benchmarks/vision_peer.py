@@ -18,7 +18,7 @@ then time from the project's venv with the ``bench`` extra (onnxruntime):
     /tmp/peer-venv/bin/pip install torch==2.14.1 torchvision==0.29.1 ultralytics onnx
     /tmp/peer-venv/bin/python benchmarks/vision_peer.py --export
     .venv/bin/pip install -e '.[bench]'
-    .venv/bin/python benchmarks/vision_peer.py [--rounds 3]
+    .venv/bin/python benchmarks/vision_peer.py [--rounds 3] [--faces pips|cards|any]
 
 ``--ours-only`` times our reader alone (no YOLOv8n files needed): median, p95 and the
 cost of an extra die on both backends, without the ratios.
@@ -27,6 +27,7 @@ cost of an extra die on both backends, without the ratios.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import shutil
 import sys
@@ -121,6 +122,9 @@ def main() -> int:
     parser.add_argument("--export", action="store_true", help="write the YOLOv8n ONNX files")
     parser.add_argument("--rounds", type=int, default=3, help="passes over the photos")
     parser.add_argument("--ours-only", action="store_true", help="time our reader alone")
+    parser.add_argument(
+        "--faces", choices=("pips", "cards", "any"), default="any", help="the game's dice"
+    )
     args = parser.parse_args()
     if args.export:
         return export()
@@ -153,8 +157,8 @@ def main() -> int:
     dice: list[int] = []
     for backend in ("cv2", "onnxruntime"):
         reader = Reader(backend=backend)
-        dice = [len(reader.read(f).dice) for f in frames] * args.rounds
-        runs[f"ours ({backend})"] = reader.read
+        dice = [len(reader.read(f, faces=args.faces).dice) for f in frames] * args.rounds
+        runs[f"ours ({backend})"] = functools.partial(reader.read, faces=args.faces)
     for size in sizes:
         session = onnxruntime.InferenceSession(
             str(onnx_path(size)), options, providers=["CPUExecutionProvider"]

@@ -67,6 +67,23 @@ def test_given_the_card_network_asked_for_in_a_whole_run_then_refused_before_any
     assert not (tmp_path / "m").exists()
 
 
+@pytest.mark.parametrize(
+    "options", [["--only", "finder"], ["--warm", "vision_models"], ["--only", "faces"]]
+)
+def test_given_the_pip_finder_asked_for_without_a_finder_to_tune_then_refused_before_any_data(
+    tmp_path, capsys, options
+):
+    from vision_models.train.__main__ import main
+
+    # given `--finder-kind pips` without both `--only finder` and `--warm DIR`
+    with pytest.raises(SystemExit) as stop:
+        main(["--finder-kind", "pips", *options, "--out", str(tmp_path / "m")])
+    # then it stops at once, naming what to add, and writes nothing
+    assert stop.value.code == 2
+    assert "--only finder --warm DIR" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
 def test_given_a_finder_kept_when_the_crops_are_not_renders_then_only_a_changed_map_costs():
     # given the committed finder as the one to keep, and a copy of it to train
     path = default_model_dir() / "finder.onnx"

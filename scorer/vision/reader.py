@@ -50,6 +50,9 @@ COURT_SPAN = 1.3
 COURTS = slice(8, 11)  # classes of the jack, queen and king
 #: the poker dice's own face network, read in a game of cards where it is there
 CARD_FACES = "faces-cards.onnx"
+#: a second finder, fine-tuned on 3D renders of many more bodies: where a game of pip dice
+#: leaves a die unsure, it looks at the same board again for dice the first one missed
+PIP_FINDER = "finder-pips.onnx"
 #: one court look is enough above this; otherwise its three other quarter turns vote too
 COURT_DECISIVE = 0.95
 #: heat above which a spot is reported as a die even when its face cannot be read
@@ -167,6 +170,7 @@ class Reader:
         #: whether a face network for poker dice alone was trained (``CARD_FACES``): a game
         #: that names its dice as cards reads them with it (``_card_faces``)
         self.has_card_faces = (folder / CARD_FACES).is_file()
+        self.has_pip_finder = (folder / PIP_FINDER).is_file()
         # the survey's own copy of the finder, and one for closer looks on a board of the
         # photo's own shape (``WIDE_BOARD``): cv2.dnn re-plans a network whose input size
         # changes, which cost more than a copy's memory
@@ -185,6 +189,13 @@ class Reader:
         """The poker dice's own face network, loaded when a poker-dice game or set first
         needs it: a table that plays only pip dice never holds it."""
         return load_net(self.model_dir / CARD_FACES, self.backend) if self.has_card_faces else None
+
+    @functools.cached_property
+    def _pip_finder(self) -> tuple[cv2.dnn.Net | OnnxRuntimeNet, cv2.dnn.Net | OnnxRuntimeNet]:
+        """The pip finder for the 320-px board and for boards of a photo's own shape,
+        loaded when a pip game first leaves a die unsure."""
+        path = self.model_dir / PIP_FINDER
+        return load_net(path, self.backend), free_board_net(path, self.backend)
 
     # ------------------------------------------------------------------ public
 
@@ -248,15 +259,49 @@ class Reader:
         side = self._taught_side(W, H)
         spots: list[_Spot] = []
         if side:
-            spots, scale, side = self._look(image, area, max_scale, allowed, side)
+            spots, scale, side, seen = self._look(image, area, max_scale, allowed, side)
         if not spots:
-            spots, scale, side = self._look(image, area, max_scale, allowed)
+            spots, scale, side, seen = self._look(image, area, max_scale, allowed)
         closer = closer_look(spots, scale, area, side)
         if closer is not None:
-            nearer, _, _ = self._look(image, *closer, allowed, side, board=WIDE_BOARD)
+            nearer, nearer_scale, _, nearer_seen = self._look(
+                image, *closer, allowed, side, board=WIDE_BOARD
+            )
             if nearer:
-                spots = nearer
+                spots, area, scale, seen = nearer, closer[0], nearer_scale, nearer_seen
+        pips_only = not allowed[CARDS:BACKGROUND].any()  # a game of pip dice
+        unsure = any(s.probs[:BACKGROUND].max() < self.threshold for s in spots)
+        if self.has_pip_finder and pips_only and unsure:
+            spots = spots + self._look_again(image, area, scale, seen, allowed)
         return spots
+
+    def _look_again(
+        self,
+        image: np.ndarray,
+        area: tuple[int, int, int, int],
+        scale: float,
+        seen: np.ndarray,
+        allowed: np.ndarray,
+    ) -> list[_Spot]:
+        """Dice the pip finder marks on the board just read (``area`` at ``scale``) away
+        from every spot the first finder marked there (``seen``: a die, or judged none),
+        named as the first finder's are.
+
+        The general finder misses dice of bodies it never saw (marbled, swirled,
+        translucent; vision_models/finder-pips.md); the pip finder, trained on renders of
+        such dice too, reads the real photos' strange light less well, so it only adds,
+        and only where the reading is already in doubt."""
+        x0, y0, x1, y1 = area
+        small = shrink(image[y0:y1, x0:x1], scale)
+        board, wide = self._pip_finder
+        if max(small.shape[:2]) > FINDER_INPUT:
+            centres, sides, heats = find_on_board(wide, small, scale, board_shape(small.shape[:2]))
+        else:
+            centres, sides, heats = find_on_board(board, small, scale, FINDER_INPUT)
+        new = apart(centres, sides, seen[:, :2] - (x0, y0), seen[:, 2])
+        if not new.any():
+            return []
+        return self._named(image, area, centres[new], sides[new], heats[new], allowed)
 
     def _taught_side(self, width: int, height: int) -> float:
         """The side (frame px) of the taught set's dice in a frame this size, or 0 where
@@ -276,13 +321,14 @@ class Reader:
         allowed: np.ndarray,
         side: float = 0.0,
         board: int = FINDER_INPUT,
-    ) -> tuple[list[_Spot], float, float]:
+    ) -> tuple[list[_Spot], float, float, np.ndarray]:
         """Dice in ``area`` (x0, y0, x1, y1) of the frame, at the scale that fills the
         finder's board (at most ``max_scale``) or less where a survey finds big dice.
         Given the dice's ``side`` (a taught set's), the survey is believed only within
         TAUGHT_SPREAD of it; else the dice are looked at at the scale that makes them
-        TARGET_DIE px (within the same bounds). Returns the spots, the scale and the
-        side looked for (0 where the survey or the board set the scale). A ``board``
+        TARGET_DIE px (within the same bounds). Returns the spots, the scale, the
+        side looked for (0 where the survey or the board set the scale) and every spot the
+        finder marked, named a die or not (n x 3: centre and side in frame px). A ``board``
         wider than the finder's own is for a closer look at dice already known small:
         the board is then cut to the part's shape and no survey is made.
 
@@ -296,7 +342,8 @@ class Reader:
             centres, sides, heats = find_on_board(
                 self._wide, small, scale, board_shape(small.shape[:2])
             )
-            return self._named(image, area, centres, sides, heats, allowed), scale, side
+            named = self._named(image, area, centres, sides, heats, allowed)
+            return named, scale, side, _seen(area, centres, sides)
         big = self._big_dice(part, small, scale, allowed)
         if side and not (big and big <= TAUGHT_SPREAD * side):
             scale = min(scale, TARGET_DIE / side)
@@ -307,7 +354,8 @@ class Reader:
                 scale = TARGET_DIE / big
                 small = shrink(part, scale)
         centres, sides, heats = find_on_board(self._finder, small, scale, FINDER_INPUT)
-        return self._named(image, area, centres, sides, heats, allowed), scale, side
+        named = self._named(image, area, centres, sides, heats, allowed)
+        return named, scale, side, _seen(area, centres, sides)
 
     def _named(
         self,
@@ -913,6 +961,26 @@ def peaks_found(
         sides[kept].astype(np.float32),
         heat[ys[kept], xs[kept]].astype(np.float64),
     )
+
+
+def _seen(area: tuple[int, int, int, int], centres: np.ndarray, sides: np.ndarray) -> np.ndarray:
+    """A look's spots as (n, 3): centre in frame px (``centres`` are the area's) and side."""
+    if not len(centres):
+        return np.zeros((0, 3), np.float32)
+    return np.column_stack([centres + np.array(area[:2], np.float32), sides]).astype(np.float32)
+
+
+def apart(
+    centres: np.ndarray, sides: np.ndarray, known: np.ndarray, known_sides: np.ndarray
+) -> np.ndarray:
+    """Which spots (``centres`` (n, 2), ``sides``) lie SAME_DIE x the larger side or more
+    from every ``known`` spot: a second finder's peak on a spot the first one marked is
+    that spot, already named (a die, or judged none)."""
+    if not len(centres) or not len(known):
+        return np.ones(len(centres), bool)
+    dx = centres[:, None, 0] - known[None, :, 0]
+    gaps = np.hypot(dx, centres[:, None, 1] - known[None, :, 1])
+    return (gaps >= SAME_DIE * np.maximum(sides[:, None], known_sides[None, :])).all(1)
 
 
 def _patch_sums(terms: np.ndarray, whole: np.ndarray) -> np.ndarray:

@@ -6,7 +6,9 @@ there, rendered throws of pip and poker dice), writes ``vision_models/finder.onn
 ``vision_models/faces.onnx``, ``vision_models/courts.onnx`` and
 ``vision_models/train_report.json``. ``--only STAGE`` retrains one stage on the networks
 already in ``--out``; ``--only faces --faces-kind cards --render3d 400`` writes the poker
-dice's own face network, ``vision_models/faces-cards.onnx`` (``make train`` runs both).
+dice's own face network, ``vision_models/faces-cards.onnx``, and ``--only finder
+--finder-kind pips --warm DIR ...`` the finder a game of pip dice looks again with,
+``vision_models/finder-pips.onnx`` (``make train`` runs all three).
 """
 
 from __future__ import annotations
@@ -136,6 +138,13 @@ def main(argv: list[str] | None = None) -> int:
         help="cards: a face network for poker dice alone (faces-cards.onnx), trained on the "
         "card dice and on every photo's bits of table",
     )
+    parser.add_argument(
+        "--finder-kind",
+        choices=("any", "pips"),
+        default="any",
+        help="pips: the finder a game of pip dice looks again with (finder-pips.onnx), the "
+        "finder in --warm fine-tuned on the 3D renders",
+    )
     parser.add_argument("--only", choices=("finder", "faces", "courts"), default=None)
     parser.add_argument(
         "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
@@ -172,6 +181,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.faces_kind == "cards" and args.only != "faces":
         parser.error(
             "--faces-kind cards trains the poker dice's face network alone: add --only faces"
+        )
+    if args.finder_kind == "pips" and (args.only != "finder" or args.warm is None):
+        parser.error(
+            "--finder-kind pips fine-tunes a finder for pip dice: add --only finder --warm DIR"
         )
     missing = [n for n in data.REAL_SETS if not (data.SHARED / n).is_dir()]
     if missing:
@@ -232,6 +245,7 @@ def main(argv: list[str] | None = None) -> int:
 
     finder_path = args.out / "finder.onnx"
     if args.only in (None, "finder"):
+        finder_name = "finder-pips.onnx" if args.finder_kind == "pips" else "finder.onnx"
         groups = [(tray_fit, 0.4), (cam_fit, 0.3)]
         if ren_fit:
             groups.append((ren_fit, 0.35))
@@ -258,15 +272,17 @@ def main(argv: list[str] | None = None) -> int:
             finder = fit.blend(tuned, started, args.finder_blend[0])
             for share in args.finder_blend[1:]:
                 folder = args.out / f"finder-blend-{share:g}"
-                copy_networks(args.out, folder, "finder.onnx")
-                export_finder(fit.blend(tuned, started, share), folder / "finder.onnx", log)
-        diff = export_finder(finder, finder_path, log)
+                copy_networks(args.out, folder, finder_name)
+                export_finder(fit.blend(tuned, started, share), folder / finder_name, log)
+        diff = export_finder(finder, args.out / finder_name, log)
         report["finder"] = {
             "steps": args.finder_steps,
             "late_share": args.finder_late,
             "blend": args.finder_blend[0] if args.finder_blend else 1.0,
             "warm": str(args.warm) if args.warm else None,
             "keep": str(args.finder_keep) if args.finder_keep else None,
+            "lr": args.warm_lr if args.warm else 3e-3,
+            "render3d_weight": args.finder_render3d_weight if r3d_fit else 0.0,
             "onnx_max_diff": diff,
         }
     if args.only in (None, "faces"):
@@ -349,6 +365,11 @@ def main(argv: list[str] | None = None) -> int:
         report["courts"] = train_courts(args, ren_fit + r3d_fit, ren_hold + r3d_hold, log)
     report["minutes"] = round((time.time() - t_start) / 60, 1)
     stage = args.only
+    if args.finder_kind == "pips":
+        # a second finder beside the first: the first's figures still describe it
+        stage = "finder-pips"
+        report["finder-pips"] = report.pop("finder")
+        report["finder-pips"]["photos"] = report.pop("photos")
     if args.faces_kind == "cards" and args.only == "faces":
         # a second face network beside the first: its data kept apart from the first's
         stage = "faces-cards"
