@@ -35,7 +35,7 @@ class PhotoNameReader:
     def __init__(self, camera) -> None:
         self.camera = camera
 
-    def read(self, frame):
+    def read(self, frame, faces="any", least=0):
         from scorer.vision.reading import Die, Reading
 
         digits = self.camera.adapter.last_photo.stem.split("_")[1]

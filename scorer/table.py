@@ -56,7 +56,7 @@ class Reader(Protocol):
     """What the table needs of a dice reader (:class:`scorer.vision.Reader`); one with
     ``read_votes(frames)`` votes over the frames of a press."""
 
-    def read(self, frame: Any, faces: str = "any") -> Any: ...
+    def read(self, frame: Any, faces: str = "any", least: int = 0) -> Any: ...
 
 
 #: What the reader is told of a game's dice (``Setup.dice``): a game of pip dice never
@@ -693,7 +693,10 @@ class Table:
             self._tell_camera(state)
             frames = self._grab()
             reading = self._read(
-                frames, READER_FACES.get(game.setup.dice, "any"), self.dice_set_of(game_id)
+                frames,
+                READER_FACES.get(game.setup.dice, "any"),
+                self.dice_set_of(game_id),
+                least=self.free_dice(state),
             )
             photo = self._save_photo(game_id, frames[-1])
         except Exception as err:
@@ -728,7 +731,7 @@ class Table:
     def _check_throw_allowed(game: Any, state: dict[str, Any]) -> None:
         """Ask the rules before photographing: a throw they forbid (no throws left, a die
         to confirm, a number to commit to) is refused without using the camera."""
-        free = sum(not d["held"] for d in state.get("dice") or []) or Table.dice_in_play(state)
+        free = Table.free_dice(state)
         kind = "rolloff" if game.rolloff is not None else "throw"
         game.apply({"type": kind, "dice": [1] * free})
 
@@ -752,7 +755,16 @@ class Table:
         self._describe_devices()
         return frames
 
-    def _read(self, frames: list[Any], faces: str = "any", dice_set: str | None = None) -> Any:
+    @staticmethod
+    def free_dice(state: dict[str, Any]) -> int:
+        """How many dice the next throw throws: those not held, or all of them."""
+        return sum(not d["held"] for d in state.get("dice") or []) or Table.dice_in_play(state)
+
+    def _read(
+        self, frames: list[Any], faces: str = "any", dice_set: str | None = None, least: int = 0
+    ) -> Any:
+        """The reading of a press's frames; ``least``: the dice the game knows were thrown
+        (the reader looks again where it reads fewer)."""
         assert self.reader is not None
         self.last_frame = frames[-1]
         crops = [self._crop(f) for f in frames]
@@ -760,9 +772,9 @@ class Table:
             self._use_dice_set(dice_set)
             votes = getattr(self.reader, "read_votes", None)
             if callable(votes) and len(crops) > 1:
-                reading = votes(crops, faces=faces)
+                reading = votes(crops, faces=faces, least=least)
             else:
-                reading = self.reader.read(crops[-1], faces=faces)
+                reading = self.reader.read(crops[-1], faces=faces, least=least)
         return self._uncrop(reading, frames[-1])
 
     # -- the table's dice sets: reading with a taught profile, learning from play ------

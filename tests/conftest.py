@@ -29,6 +29,7 @@ class ScriptedReader:
         self.throws: deque = deque()
         self.reads = 0
         self.faces: list[str] = []  # the dice kind the table named at each reading
+        self.least: list[int] = []  # how many dice the table said it threw, each reading
 
     def queue(
         self,
@@ -41,11 +42,12 @@ class ScriptedReader:
         second = list(guesses) if guesses is not None else [None] * len(values)
         self.throws.append((values, conf, second))
 
-    def read(self, frame, faces="any"):  # the Reader interface of scorer.vision
+    def read(self, frame, faces="any", least=0):  # the Reader interface of scorer.vision
         from scorer.vision.reading import Die, Reading
 
         self.reads += 1
         self.faces.append(faces)
+        self.least.append(least)
         values, conf, second = (
             self.throws.popleft() if self.throws else ([6] * 5, [0.99] * 5, [None] * 5)
         )

@@ -64,7 +64,7 @@ class PhotoNameReader:
         self.gate = threading.Event()  # cleared: the reading takes until it is set
         self.gate.set()
 
-    def read(self, frame, faces="any"):
+    def read(self, frame, faces="any", least=0):
         from scorer.vision.reading import Die, Reading
 
         self.gate.wait(10)

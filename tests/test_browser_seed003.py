@@ -59,7 +59,7 @@ class PhotoNameReader:
     def __init__(self, camera) -> None:
         self.camera = camera
 
-    def read(self, frame, faces: str = "any"):
+    def read(self, frame, faces: str = "any", least: int = 0):
         from scorer.vision.reading import Die, Reading
 
         _, digits, *flags = self.camera.adapter.last_photo.stem.split("_")

@@ -54,15 +54,28 @@ def test_the_reader_is_told_which_dice_the_game_is_played_with(table, reader, ru
     assert reader.faces == [faces]
 
 
+def test_the_reader_is_told_how_many_dice_were_thrown(table, reader):
+    # given a game of five dice with two held
+    game_id = new_game(table, "yahtzee")
+    reader.queue([6, 2, 6, 3, 1])
+    table.capture_throw(game_id)
+    table.hold(game_id, [0, 2])
+    reader.queue([6, 6, 4, 4, 5])
+    # when the next throw is captured
+    table.capture_throw(game_id)
+    # then the reader was told five dice lay there at first, then at least the three thrown
+    assert reader.least == [5, 3]
+
+
 def test_a_press_while_a_reading_runs_is_ignored_with_feedback(table, reader):
     # given a reading that takes a while
     game_id = new_game(table)
     release = threading.Event()
     slow_read = reader.read
 
-    def read(frame, faces="any"):
+    def read(frame, faces="any", least=0):
         release.wait(5)
-        return slow_read(frame, faces)
+        return slow_read(frame, faces, least)
 
     reader.read = read
     table.press_gap = 0
@@ -352,9 +365,9 @@ def test_the_tray_region_crops_the_reading_and_is_kept_across_restarts(store, ca
     reader = ScriptedReader()
     plain_read = reader.read
 
-    def read(frame, faces="any"):
+    def read(frame, faces="any", least=0):
         seen.append(frame.shape)
-        return plain_read(frame, faces)
+        return plain_read(frame, faces, least)
 
     reader.read = read
     tray = tmp_path / "tray.json"

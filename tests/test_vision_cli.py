@@ -12,6 +12,7 @@ from scorer.cli import main
 from scorer.commands.vision import describe
 from scorer.vision.reader import default_model_dir
 from scorer.vision.reading import Die, Reading
+from tests.test_vision_pip_finder import SHARED, paler
 from tests.test_vision_reader import felt, throw
 
 pytestmark = pytest.mark.skipif(
@@ -100,20 +101,25 @@ def test_given_a_small_labelled_set_when_evaluated_then_figures_and_failure_pict
     assert sorted(p.name for p in (tmp_path / "fail").iterdir()) == ["b.jpg"]
 
 
+def drawn_set(folder, values) -> None:
+    """A YOLO set in ``folder`` of one drawn throw of ``values``, labelled right."""
+    (folder / "images" / "test").mkdir(parents=True)
+    (folder / "labels" / "test").mkdir(parents=True)
+    (folder / "data.yaml").write_text("names: {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 6}\nbox: die\n")
+    image, spots = throw(values)
+    cv2.imwrite(str(folder / "images" / "test" / "a.png"), image)
+    rows = [
+        f"{v - 1} {x / 640} {y / 640} {60 / 640} {60 / 640}"
+        for v, (x, y) in zip(values, spots, strict=True)
+    ]
+    (folder / "labels" / "test" / "a.txt").write_text("\n".join(rows) + "\n")
+
+
 def test_given_a_set_seen_closer_when_evaluated_then_the_header_says_how_many_photos(
     tmp_path, capsys
 ):
     # given a YOLO set of one drawn throw of two dice near the middle
-    (tmp_path / "images" / "test").mkdir(parents=True)
-    (tmp_path / "labels" / "test").mkdir(parents=True)
-    (tmp_path / "data.yaml").write_text("names: {0: 1, 1: 2, 2: 3, 3: 4, 4: 5, 5: 6}\nbox: die\n")
-    image, spots = throw([3, 6])
-    cv2.imwrite(str(tmp_path / "images" / "test" / "a.png"), image)
-    rows = [
-        f"{v - 1} {x / 640} {y / 640} {60 / 640} {60 / 640}"
-        for v, (x, y) in zip([3, 6], spots, strict=True)
-    ]
-    (tmp_path / "labels" / "test" / "a.txt").write_text("\n".join(rows) + "\n")
+    drawn_set(tmp_path, [3, 6])
     # when measured as a camera twice as close would see it
     assert main(["eval", str(tmp_path), "--closer", "2", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out)
@@ -148,3 +154,38 @@ def test_given_unsure_dice_when_described_then_each_shows_its_second_guess():
     )
     # when described, then the jack reads "J/K?" and the two "2?"
     assert describe(reading) == "4 J/K? 2?  (3 dice, 2 unsure, 12.3 ms)"
+
+
+def test_given_a_negative_count_of_dice_when_read_then_refused_naming_it(tmp_path, capsys):
+    image, _ = throw([1, 5])
+    path = tmp_path / "t.png"
+    cv2.imwrite(str(path), image)
+    assert main(["read", "--least", "-1", str(path)]) == 2
+    assert "--least is a number of dice, not -1" in capsys.readouterr().err
+
+
+PALE_WEBCAM = SHARED / "webcam-white" / "images" / "test" / "valid_6.jpg"
+
+
+@pytest.mark.skipif(not PALE_WEBCAM.is_file(), reason="../shared/datasets is absent")
+def test_given_a_pip_game_that_threw_one_die_when_read_then_told_it_finds_it(tmp_path, capsys):
+    # given a webcam photo made paler (gamma 0.5), where the one die is not found untold
+    path = tmp_path / "pale.png"
+    cv2.imwrite(str(path), paler(PALE_WEBCAM))
+    assert main(["read", "--faces", "pips", str(path)]) == 0
+    assert "no dice" in capsys.readouterr().out
+    # when the game says it threw one die, then it is read
+    assert main(["read", "--faces", "pips", "--least", "1", str(path)]) == 0
+    assert ": 2  (1 dice, 0 unsure" in capsys.readouterr().out
+
+
+def test_given_a_set_when_evaluated_told_then_its_figures_say_so(tmp_path, capsys):
+    # given a YOLO set of one drawn throw of two dice
+    drawn_set(tmp_path, [3, 6])
+    # when each photo is read told its number of dice, as a table reads its throws
+    assert main(["eval", str(tmp_path), "--faces", "pips", "--told", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out)
+    # then both dice are read and the figures say how they were read
+    assert figures["told"] is True and figures["per_die"] == 1.0
+    assert main(["eval", str(tmp_path), "--faces", "pips", "--told"]) == 0
+    assert "told each photo's dice" in capsys.readouterr().out

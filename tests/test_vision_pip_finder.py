@@ -91,3 +91,39 @@ def test_given_a_pip_game_whose_dice_are_all_sure_when_read_then_no_second_look(
 
     assert sorted(reading.values) == [1, 2, 3, 4, 5] and not reading.unsure
     assert "_pip_finder" not in vars(reader)
+
+
+#: webcam-white test, as ``vision_robustness.py``'s "gamma 0.5" row shows it: read untold,
+#: no die is found (a two, its pips at about 400, 118 px), so none is unsure and nothing
+#: looks again; told a die was thrown, the reader looks again with the pip finder
+PALE_WEBCAM = SHARED / "webcam-white" / "images" / "test" / "valid_6.jpg"
+
+
+def paler(path: Path) -> np.ndarray:
+    image = cv2.imread(str(path)).astype(np.float32)
+    return np.clip(255 * (image / 255) ** 0.5, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.skipif(not PALE_WEBCAM.is_file(), reason="../shared/datasets is absent")
+def test_given_a_game_that_threw_one_die_when_none_is_read_then_the_pip_finder_finds_it():
+    image = paler(PALE_WEBCAM)
+    reader = Reader()
+
+    untold = reader.read(image, faces="pips")
+    told = reader.read(image, faces="pips", least=1)
+
+    assert untold.dice == ()
+    assert [d.value for d in told.dice] == [2]
+    # the labels box a webcam-white die's pips: their middle lies within the die's box
+    assert (
+        np.hypot(*np.subtract(centre(told.dice[0].box), (400.0, 118.0))) < told.dice[0].box[2] / 2
+    )
+
+
+@pytest.mark.skipif(not PALE_WEBCAM.is_file(), reason="../shared/datasets is absent")
+def test_given_a_poker_dice_game_told_its_dice_when_read_then_no_pip_finder():
+    reader = Reader()
+
+    reader.read(paler(PALE_WEBCAM), faces="cards", least=1)
+
+    assert "_pip_finder" not in vars(reader)

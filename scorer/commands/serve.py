@@ -77,7 +77,7 @@ class RendererReader:
     def __init__(self, camera: Any) -> None:
         self.camera = camera
 
-    def read(self, frame: Any, faces: str = "any") -> Any:
+    def read(self, frame: Any, faces: str = "any", least: int = 0) -> Any:
         from scorer.vision.reading import Die, Reading
 
         source = getattr(self.camera, "adapter", None) or self.camera

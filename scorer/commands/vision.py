@@ -26,6 +26,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--faces", choices=FACE_KINDS, default="any", help=FACES_HELP)
     read.add_argument("--backend", choices=BACKENDS, default="cv2", help=BACKEND_HELP)
     read.add_argument("--profile", type=Path, default=None, help=PROFILE_HELP)
+    read.add_argument(
+        "--least",
+        type=int,
+        default=0,
+        metavar="N",
+        help="the game threw N dice: a game of pip dice that reads fewer looks again",
+    )
     read.set_defaults(run=run_read)
 
     ev = subparsers.add_parser("eval", help="measure the reader on a labelled YOLO set")
@@ -58,6 +65,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=1.0,
         metavar="ZOOM",
         help="put each photo in a frame ZOOM times as wide (its dice as many times smaller)",
+    )
+    ev.add_argument(
+        "--told",
+        action="store_true",
+        help="tell the reader each photo's number of labelled dice, as a table knows its throw's",
     )
     ev.set_defaults(run=run_eval)
 
@@ -133,6 +145,8 @@ def run_read(args: argparse.Namespace) -> int:
 
     from scorer.vision.reader import Reader
 
+    if args.least < 0:
+        raise ScorerError(f"--least is a number of dice, not {args.least}")
     reader = Reader(args.models, threshold=args.threshold, tray=args.tray, backend=args.backend)
     _use_profile(reader, args.profile)
     failed = 0
@@ -146,7 +160,7 @@ def run_read(args: argparse.Namespace) -> int:
             print(f"scorer read: {name}: {why}", file=sys.stderr)
             continue
         try:
-            reading = reader.read(image, faces=args.faces)
+            reading = reader.read(image, faces=args.faces, least=args.least)
         except ScorerError as err:
             failed += 1
             if args.json:
@@ -199,11 +213,12 @@ def run_eval(args: argparse.Namespace) -> int:
         failures=args.failures,
         zoom=args.closer,
         widen=args.wider,
+        told=args.told,
     )
     if args.json:
         where = {"dataset": str(args.dataset), "split": args.split, "faces": args.faces}
         where |= {"skip": args.skip, "profile": str(args.profile) if args.profile else None}
-        where |= {"closer": args.closer, "wider": args.wider}
+        where |= {"closer": args.closer, "wider": args.wider, "told": args.told}
         print(json.dumps({**where, **report.to_dict()}))
     else:
         view = ""
@@ -215,6 +230,7 @@ def run_eval(args: argparse.Namespace) -> int:
         if args.wider != 1.0:
             view += f", in a frame {args.wider:g}x as wide"
         faces = "" if args.faces == "any" else f", --faces {args.faces}"
+        faces += ", told each photo's dice" if args.told else ""
         print(f"{args.dataset} ({args.split}{faces}{view})")
         for line in report.lines():
             print("  " + line)

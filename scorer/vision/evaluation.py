@@ -291,18 +291,21 @@ def wider(image: np.ndarray, photo: LabelledPhoto, zoom: float) -> tuple[np.ndar
 
 
 def evaluate(
-    read: Callable[[np.ndarray], Reading],
+    read: Callable[..., Reading],
     photos: Iterable[LabelledPhoto],
     *,
     threshold: float = DEFAULT_THRESHOLD,
     failures: Path | None = None,
     zoom: float = 1.0,
     widen: float = 1.0,
+    told: bool = False,
 ) -> Report:
     """Read every photo, match, and (with ``failures``) draw every photo that went wrong.
 
     With ``zoom`` > 1 each photo is seen ``closer`` (photos whose dice would not all fit
-    are left out of the report), with ``widen`` > 1 in a ``wider`` frame.
+    are left out of the report), with ``widen`` > 1 in a ``wider`` frame. ``told``: each
+    photo is read as a table reads a throw, knowing how many dice it threw (``read`` is
+    given ``least``, the photo's labelled dice).
     """
     report = Report(threshold)
     if failures is not None:
@@ -319,7 +322,7 @@ def evaluate(
             image, photo = view
         if widen != 1.0:
             image, photo = wider(image, photo, widen)
-        reading = read(image)
+        reading = read(image, least=len(photo.dice)) if told else read(image)
         pairs, missed, extra = match(photo, reading)
         result = PhotoResult(photo, reading, pairs, missed, extra)
         report.add(result)

@@ -199,20 +199,24 @@ class Reader:
 
     # ------------------------------------------------------------------ public
 
-    def read(self, frame: np.ndarray, faces: str = "any") -> Reading:
+    def read(self, frame: np.ndarray, faces: str = "any", least: int = 0) -> Reading:
         """Every die in one frame (BGR, BGRA or grey), ordered left to right.
 
         ``faces`` is the kind of dice in play (``pips``, ``cards`` or ``any``): a game
         played with pip dice never gets a card face back, nor a poker-dice game pips.
+        ``least`` is how many dice the game knows lie in the frame at least (the dice it
+        threw; 0: unknown): a game of pip dice that reads fewer looks again for them.
         """
         allowed = face_mask(faces)
         start = time.perf_counter()
-        spots = self._spots(frame, allowed)
+        spots = self._spots(frame, allowed, least)
         dice = tuple(_die(s, frame_shape(frame)) for s in spots)
         ms = (time.perf_counter() - start) * 1000.0
         return Reading(_ordered(dice), ms, self.threshold)
 
-    def read_votes(self, frames: Sequence[np.ndarray], faces: str = "any") -> Reading:
+    def read_votes(
+        self, frames: Sequence[np.ndarray], faces: str = "any", least: int = 0
+    ) -> Reading:
         """Several frames of one throw: dice seen in most frames, faces voted on.
 
         A die seen in only some frames gets a confidence scaled by how often it was
@@ -222,7 +226,7 @@ class Reader:
             raise BadFrame("read_votes needs at least one frame")
         allowed = face_mask(faces)
         start = time.perf_counter()
-        seen = [self._spots(f, allowed) for f in frames]
+        seen = [self._spots(f, allowed, least) for f in frames]
         clusters: list[list[_Spot]] = []
         for spots in seen:
             for spot in spots:
@@ -246,7 +250,7 @@ class Reader:
 
     # ------------------------------------------------------------------ steps
 
-    def _spots(self, frame: np.ndarray, allowed: np.ndarray) -> list[_Spot]:
+    def _spots(self, frame: np.ndarray, allowed: np.ndarray, least: int = 0) -> list[_Spot]:
         image = as_bgr(frame)
         H, W = image.shape[:2]
         area = (0, 0, W, H)
@@ -271,7 +275,13 @@ class Reader:
                 spots, area, scale, seen = nearer, closer[0], nearer_scale, nearer_seen
         pips_only = not allowed[CARDS:BACKGROUND].any()  # a game of pip dice
         unsure = any(s.probs[:BACKGROUND].max() < self.threshold for s in spots)
-        if self.has_pip_finder and pips_only and unsure:
+        short = sum(s.probs[BACKGROUND] < 0.5 for s in spots) < least
+        if short:
+            # a die is missing for sure: the pip finder's spots near spots the first finder
+            # marked but the face network judged no die are named again too (a better
+            # size or centre can make a die of one)
+            seen = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
+        if self.has_pip_finder and pips_only and (unsure or short):
             spots = spots + self._look_again(image, area, scale, seen, allowed)
         return spots
 
@@ -284,8 +294,9 @@ class Reader:
         allowed: np.ndarray,
     ) -> list[_Spot]:
         """Dice the pip finder marks on the board just read (``area`` at ``scale``) away
-        from every spot the first finder marked there (``seen``: a die, or judged none),
-        named as the first finder's are.
+        from every spot in ``seen`` (n x 3, centre and side in frame px: those the first
+        finder marked there, a die or judged none; where a die is missing for sure, those
+        read as dice), named as the first finder's are.
 
         The general finder misses dice of bodies it never saw (marbled, swirled,
         translucent; vision_models/finder-pips.md); the pip finder, trained on renders of
