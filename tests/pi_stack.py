@@ -3,9 +3,9 @@
 Raspberry Pi OS ships OpenCV 4.6 and numpy 1.26 from apt, and the installer uses them;
 the main venv has the newest of both. ``read`` writes the readings of every test photo
 (read as a mixed tray and as a game of pip dice) as this interpreter's OpenCV and numpy
-make them; ``compare`` fails, naming the photo,
-unless two such files hold the same dice (value, face, box, second guess), the same
-dice unsure, and confidences within ``TOLERANCE``. Imports only numpy, OpenCV and the
+make them; ``compare`` fails, naming the photo, unless two such files hold the same dice
+(value, face, box, second guess), the same dice unsure, and confidences within
+``TOLERANCE``. Imports only numpy, OpenCV and the
 reader, so that it runs in a venv holding nothing else (the tree on ``PYTHONPATH``).
 
     .venv-pi/bin/python tests/pi_stack.py read pi.json
