@@ -121,6 +121,15 @@ def test_given_a_game_that_threw_one_die_when_none_is_read_then_the_pip_finder_f
 
 
 @pytest.mark.skipif(not PALE_WEBCAM.is_file(), reason="../shared/datasets is absent")
+def test_given_frames_of_a_throw_of_one_die_when_voted_on_told_then_the_die_is_read():
+    image = paler(PALE_WEBCAM)
+
+    reading = Reader().read_votes([image, image, image], faces="pips", least=1)
+
+    assert [d.value for d in reading.dice] == [2]
+
+
+@pytest.mark.skipif(not PALE_WEBCAM.is_file(), reason="../shared/datasets is absent")
 def test_given_a_poker_dice_game_told_its_dice_when_read_then_no_pip_finder():
     reader = Reader()
 
