@@ -274,6 +274,8 @@ class Reader:
             if nearer:
                 spots, area, scale, seen = nearer, closer[0], nearer_scale, nearer_seen
         pips_only = not allowed[CARDS:BACKGROUND].any()  # a game of pip dice
+        if not (self.has_pip_finder and pips_only):
+            return spots
         unsure = any(s.probs[:BACKGROUND].max() < self.threshold for s in spots)
         short = sum(s.probs[BACKGROUND] < 0.5 for s in spots) < least
         if short:
@@ -281,7 +283,7 @@ class Reader:
             # marked but the face network judged no die are named again too (a better
             # size or centre can make a die of one)
             seen = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
-        if self.has_pip_finder and pips_only and (unsure or short):
+        if unsure or short:
             spots = spots + self._look_again(image, area, scale, seen, allowed)
         return spots
 
