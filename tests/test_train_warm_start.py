@@ -197,8 +197,8 @@ def test_given_a_blend_without_a_network_to_start_from_then_refused_before_any_d
 def test_given_a_face_network_exported_when_its_features_are_exposed_then_every_engine_reads_them(
     tmp_path,
 ):
-    from scorer.vision.profile import FEATURES, OUTPUT
-    from vision_models.train.fit import Calibrated, export, expose_features
+    from scorer.vision.profile import FEATURES, GRID, OUTPUT
+    from vision_models.train.fit import Calibrated, export, expose_features, expose_grid
 
     # given a face network exported as training exports it (temperature and softmax baked in)
     net = FaceNet().eval()
@@ -222,6 +222,21 @@ def test_given_a_face_network_exported_when_its_features_are_exposed_then_every_
     # and the probabilities alone are still what a plain reading asks for
     dnn.setInput(x)
     np.testing.assert_allclose(dnn.forward(OUTPUT), want, atol=1e-5)
+    # and where the last map by quarters is named too (twice: the second changes nothing),
+    # it is torch's map averaged over each quarter of the crop, the rest as it was
+    expose_grid(path)
+    once = path.read_bytes()
+    expose_grid(path)
+    assert path.read_bytes() == once
+    dnn = load_net(path)
+    dnn.setInput(x)
+    probs, features, grid = dnn.forward([OUTPUT, FEATURES, GRID])
+    with torch.no_grad():
+        maps = net.features[:10](torch.from_numpy(x))
+        quarters = torch.nn.functional.avg_pool2d(maps, maps.shape[-1] // 2).flatten(1).numpy()
+    np.testing.assert_allclose(grid, quarters, atol=1e-4)
+    np.testing.assert_allclose(features, pooled, atol=1e-4)
+    np.testing.assert_allclose(probs, want, atol=1e-5)
 
 
 def test_given_no_shared_photo_sets_when_training_then_refused_naming_the_folder(

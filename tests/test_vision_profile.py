@@ -20,8 +20,16 @@ from scorer.dice import BACKGROUND, face_class
 from scorer.errors import ScorerError
 from scorer.vision.evaluation import match
 from scorer.vision.labelled import LabelledDie, LabelledPhoto
-from scorer.vision.profile import FILE_NAME, MAX_PER_FACE, DiceProfile, ProfileError, doubted
-from scorer.vision.reader import Reader, default_model_dir
+from scorer.vision.profile import (
+    FEATURES,
+    FILE_NAME,
+    GRID,
+    MAX_PER_FACE,
+    DiceProfile,
+    ProfileError,
+    doubted,
+)
+from scorer.vision.reader import Reader, default_model_dir, load_net
 from scorer.vision.teaching import TaughtDie, named_dice, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
 
@@ -311,12 +319,17 @@ def test_given_a_face_network_without_its_features_output_when_taught_then_class
     reader, tmp_path
 ):
     # given a face network exported before its features were an output (every name of
-    # "features" changed, the output's too)
+    # "features" changed, the outputs' too, and its map by quarters left out)
     for name in ("finder.onnx", "courts.onnx"):
         (tmp_path / name).write_bytes((default_model_dir() / name).read_bytes())
     faces = (default_model_dir() / "faces.onnx").read_bytes()
-    (tmp_path / "faces.onnx").write_bytes(faces.replace(b"features", b"layers_x"))
+    assert GRID.encode() in faces
+    old = faces.replace(GRID.encode(), b"gxid").replace(b"features", b"layers_x")
+    (tmp_path / "faces.onnx").write_bytes(old)
     crops = [np.full((48, 48, 3), 200, np.uint8)]
+    committed = load_net(default_model_dir() / "faces.onnx")
+    committed.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
+    pooled = committed.forward(FEATURES)
     # when crops are described for a profile
     try:
         features, _ = Reader(tmp_path).embed(crops)
@@ -325,8 +338,46 @@ def test_given_a_face_network_without_its_features_output_when_taught_then_class
         assert "features" in str(err) and cv2.__version__ in str(err)
         assert not hasattr(cv2.dnn, "ENGINE_CLASSIC") and cv2.__version__ >= "5"
     else:
-        # or the classic engine reads the inner layer, the committed network's features
-        np.testing.assert_allclose(features, reader.embed(crops)[0], atol=1e-5)
+        # or the classic engine reads the inner layer, the committed network's pooled features
+        np.testing.assert_allclose(features, pooled, atol=1e-5)
+
+
+def test_given_the_committed_face_network_when_crops_are_described_then_its_map_by_quarters(
+    reader,
+):
+    # given the committed face network and crops of drawn dice
+    image, _ = logo_throw([6, 1, 6, 3, 5, 2], 10)
+    crops = [cv2.resize(image[y : y + 60, x : x + 60], (48, 48)) for x, y in ((0, 0), (90, 110))]
+    # when crops are described for a profile
+    features, _ = reader.embed(crops)
+    # then the features are the last map's 128 channels averaged over each quarter of the
+    # crop: together the pooled features the network's last layer reads, apart where the
+    # pips lie
+    net = load_net(default_model_dir() / "faces.onnx")
+    net.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
+    pooled = net.forward(FEATURES)
+    quarters = features.reshape(2, 128, 4)
+    assert features.shape == (2, 512)
+    np.testing.assert_allclose(quarters.mean(2), pooled, atol=1e-5)
+    assert np.abs(quarters - quarters.mean(2, keepdims=True)).max() > 0.1
+
+
+def test_given_a_profile_of_pooled_features_when_loaded_then_described_again_by_quarters(
+    reader, tmp_path
+):
+    # given a profile taught before profiles compared the map by quarters: 128 pooled
+    # features a crop, and the digest of the face network file of then
+    profile = taught(reader)
+    want = profile.rescore(*reader.embed([e.crop for e in profile.examples]))
+    profile.model = "0123456789abcdef"
+    profile._features = profile._features[:, :128].copy()
+    profile.save(tmp_path / "old")
+    # when loaded for this reader
+    again = open_profile(tmp_path / "old", reader)
+    # then its crops are described again, by quarters, and read as the profile taught now
+    assert again._features.shape[1] == 512 and again.model == reader.faces_digest("pips")
+    got = again.rescore(*reader.embed([e.crop for e in again.examples]))
+    np.testing.assert_allclose(got, want, atol=1e-6)
 
 
 def _embedding(top: int, sure: float, background: float = 0.0):

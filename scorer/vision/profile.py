@@ -3,8 +3,9 @@
 No reader knows every die ever made (a maker's logo for a six, a marbled body, card art
 it never saw). A profile keeps face crops of one set that players confirmed or corrected,
 with their values, and re-scores the face network's reading of a crop that looks like
-them: the network's 128 features before its last layer (``EMBEDDING``) are compared with
-the taught crops' features, and where the nearest taught crops are close, their vote
+them: the network's last feature map, averaged over each quarter of the crop (``GRID``,
+512 numbers: where a face's pips lie as well as what they look like), is compared with
+the taught crops', and where the nearest taught crops are close, their vote
 takes over from the network's. Dice that look like nothing taught read as before.
 
 The table's camera is fixed, so a profile also knows how big its dice look: each taught
@@ -55,6 +56,12 @@ EMBEDDING = "onnx_node!/net/features/features.11/Flatten"
 OUTPUT = "probs"
 #: the same features as a second output of the file (``vision_models.train.fit.expose_features``)
 FEATURES = "features"
+#: the last feature map averaged over each quarter of the crop, the file's third output
+#: (``vision_models.train.fit.expose_grid``): what a profile compares, where a file has it.
+#: On a marbled body every face pools to nearly the same ``features`` (0.85-0.95 alike),
+#: and the vote made most of a set's dice the face taught most often; the quarters keep
+#: where the pips lie (docs/teaching.md, "Where the pips lie")
+GRID = "grid"
 CROP = 48  # the face network's crop side (``reader.FACE_INPUT``)
 #: Each taught crop is kept in four quarter turns: the reader turns a die's edges upright,
 #: which leaves the face in any of four turns.
@@ -115,7 +122,7 @@ ONE = face_class("pips", 1)
 #: dice found, with the set's size and without it.
 TRIAL = ("sized", "unsized")
 
-#: crops and the set's kind of dice ("pips", "card" or None) -> (features (n, 128), the
+#: crops and the set's kind of dice ("pips", "card" or None) -> (features (n, k), the
 #: network's face probabilities (n, 13)): a set of poker dice may have its own network
 Embed = Callable[[Sequence[np.ndarray], str | None], tuple[np.ndarray, np.ndarray]]
 
@@ -173,7 +180,7 @@ class DiceProfile:
         self.model = model
         self.examples: list[Example] = []
         # TURNS rows per example: unit features, the network's probabilities, the class
-        self._features = np.zeros((0, 128), np.float32)
+        self._features = np.zeros((0, 0), np.float32)
         self._probs = np.zeros((0, FACE_CLASSES), np.float32)
         self._labels = np.zeros(0, np.int64)
         self.near = NEARS[-1]
@@ -238,7 +245,9 @@ class DiceProfile:
         for crop, label, fix, side in zip(crops, labels, fixes, measured, strict=True):
             crop = np.ascontiguousarray(crop, np.uint8)
             self.examples.append(Example(crop, label, source, fix, side=side, frame=where))
-        self._features = np.concatenate([self._features, features])
+        self._features = (
+            np.concatenate([self._features, features]) if len(self._features) else features
+        )
         self._probs = np.concatenate([self._probs, probs])
         self._labels = np.concatenate([self._labels, np.repeat(labels, TURNS)])
         self._keep_within_limits()
@@ -357,7 +366,7 @@ class DiceProfile:
     def rescore(
         self, features: np.ndarray, probs: np.ndarray, sides: np.ndarray | None = None
     ) -> np.ndarray:
-        """The face probabilities (n, 13) of crops whose features are ``features`` (n, 128),
+        """The face probabilities (n, 13) of crops whose features are ``features`` (n, k),
         with the taught crops' vote mixed in where they are near (``near``, ``SURE``); a
         crop of a spot whose side (frame px, ``sides``) is given, like a spot taught as
         no die at its size, is no die (``_no_die``)."""
@@ -570,7 +579,7 @@ def _described(
     (TURNS rows a crop)."""
     turned = [np.ascontiguousarray(np.rot90(c, t)) for c in crops for t in range(TURNS)]
     if not turned:
-        return np.zeros((0, 128), np.float32), np.zeros((0, FACE_CLASSES), np.float32)
+        return np.zeros((0, 0), np.float32), np.zeros((0, FACE_CLASSES), np.float32)
     features, probs = embed(turned, kind)
     n = len(turned)
     features = np.asarray(features, np.float32).reshape(n, -1)

@@ -25,7 +25,7 @@ import numpy as np
 
 from scorer.dice import BACKGROUND, CARDS, card_rank, class_face
 from scorer.errors import ScorerError
-from scorer.vision.profile import EMBEDDING, FEATURES, OUTPUT, DiceProfile, model_digest
+from scorer.vision.profile import EMBEDDING, FEATURES, GRID, OUTPUT, DiceProfile, model_digest
 from scorer.vision.reading import (
     BACKENDS,
     DEFAULT_THRESHOLD,
@@ -648,10 +648,11 @@ class Reader:
     def embed(
         self, crops: Sequence[np.ndarray], kind: str | None = None
     ) -> tuple[np.ndarray, np.ndarray]:
-        """The face network's features (n, 128) and face probabilities (n, 13) of face
-        crops, untaught: what a dice profile keeps of a taught die (``kind`` "card": the
-        poker dice's own network, where there is one). Always cv2.dnn, which also returns
-        the inner layer of a file without a ``features`` output on its classic engine."""
+        """The face network's features (n, k: ``feature_layer``) and face probabilities
+        (n, 13) of face crops, untaught: what a dice profile keeps of a taught die
+        (``kind`` "card": the poker dice's own network, where there is one). Always
+        cv2.dnn, which also returns the inner layer of a file without a ``features``
+        output on its classic engine."""
         cards = kind == "card" and self.has_card_faces
         blob = cv2.dnn.blobFromImages(list(crops), 1.0 / 255.0)
         probs, features = described(self._embedder(""), blob)
@@ -696,12 +697,17 @@ def described(net: cv2.dnn.Net, blob: np.ndarray) -> tuple[np.ndarray, np.ndarra
 
 
 def feature_layer(net: cv2.dnn.Net) -> str:
-    """The face network's features before its last layer: its file's second output
-    (``FEATURES``), which every OpenCV engine returns; in a file without it, the inner
-    layer by its name (``EMBEDDING``) or the last Flatten of a network exported under
-    other names, which only OpenCV's classic engine returns (gone in OpenCV 5.1)."""
+    """The face network's features a profile compares: its file's third output, the last
+    feature map by quarters (``GRID``), else its second, the pooled features before its
+    last layer (``FEATURES``), which every OpenCV engine returns; in a file without
+    either, the inner layer by its name (``EMBEDDING``) or the last Flatten of a network
+    exported under other names, which only OpenCV's classic engine returns (gone in
+    OpenCV 5.1)."""
     names = list(net.getLayerNames())
-    if FEATURES in names or FEATURES in net.getUnconnectedOutLayersNames():
+    outputs = net.getUnconnectedOutLayersNames()
+    if GRID in names or GRID in outputs:
+        return GRID
+    if FEATURES in names or FEATURES in outputs:
         return FEATURES
     if EMBEDDING in names:
         return EMBEDDING

@@ -14,7 +14,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from scorer.vision.profile import FEATURES
+from scorer.vision.profile import FEATURES, GRID
 from scorer.vision.reader import CROP_SPAN, Reader, find_dice, load_net
 from vision_models.train.data import (
     BACKGROUND,
@@ -464,6 +464,7 @@ def calibrate_and_export(
     diff = export(Calibrated(net, temperature), path, (4, 3, size, size), ("crop", "probs"))
     if features:
         expose_features(path)
+        expose_grid(path)
     log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
     return {
         "temperature": temperature,
@@ -541,6 +542,49 @@ def expose_features(path: Path) -> None:
     shape = ["n", weight.dims[1]]  # Gemm's weight is (classes, features), as torch's Linear
     model.graph.output.append(
         onnx.helper.make_tensor_value_info(FEATURES, onnx.TensorProto.FLOAT, shape)
+    )
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def expose_grid(path: Path) -> None:
+    """Add a third output, ``grid``: the face network's last feature map averaged over
+    each quarter of the crop (n, 4 x channels). Dice profiles compare it: where the pooled
+    ``features`` hold what a face looks like, the grid also keeps where its pips lie, and
+    on bodies the network never saw (a marbled set) every face pools to nearly the same
+    features (docs/teaching.md). The graph's other outputs compute the same."""
+    import onnx
+
+    model = onnx.load(str(path))
+    if any(o.name == GRID for o in model.graph.output):
+        return
+    pooled = [n for n in model.graph.node if n.op_type == "GlobalAveragePool"]
+    if len(pooled) != 1:
+        raise ValueError(f"{path}: {len(pooled)} global poolings, not the face network's one")
+    inferred = onnx.shape_inference.infer_shapes(model)
+    where = pooled[0].input[0]
+    shape = next(
+        (v.type.tensor_type.shape for v in inferred.graph.value_info if v.name == where), None
+    )
+    dims = [d.dim_value for d in shape.dim] if shape is not None else []
+    if len(dims) != 4 or not all(dims[1:]) or dims[2] % 2 or dims[3] % 2:
+        raise ValueError(f"{path}: the last feature map's shape {dims} does not halve")
+    channels, height, width = dims[1:]
+    quarters = f"{GRID}_map"
+    model.graph.node.extend(
+        [
+            onnx.helper.make_node(
+                "AveragePool",
+                [pooled[0].input[0]],
+                [quarters],
+                kernel_shape=[height // 2, width // 2],
+                strides=[height // 2, width // 2],
+            ),
+            onnx.helper.make_node("Flatten", [quarters], [GRID], axis=1),
+        ]
+    )
+    model.graph.output.append(
+        onnx.helper.make_tensor_value_info(GRID, onnx.TensorProto.FLOAT, ["n", 4 * channels])
     )
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
