@@ -194,6 +194,14 @@ def test_given_a_blend_without_a_network_to_start_from_then_refused_before_any_d
     assert "between 0 and 1" in capsys.readouterr().err
 
 
+def exposed_twice(expose, path) -> None:
+    """``expose`` run on ``path`` twice: the second run leaves the file as the first did."""
+    expose(path)
+    once = path.read_bytes()
+    expose(path)
+    assert path.read_bytes() == once
+
+
 def test_given_a_face_network_exported_when_its_features_are_exposed_then_every_engine_reads_them(
     tmp_path,
 ):
@@ -206,10 +214,7 @@ def test_given_a_face_network_exported_when_its_features_are_exposed_then_every_
     export(Calibrated(net, 0.7), path, (4, 3, 48, 48), ("crop", OUTPUT))
     x = np.random.default_rng(7).random((3, 3, 48, 48), dtype=np.float32)
     # when its pooled features are named an output (twice: the second changes nothing)
-    expose_features(path)
-    once = path.read_bytes()
-    expose_features(path)
-    assert path.read_bytes() == once
+    exposed_twice(expose_features, path)
     # then OpenCV returns them beside the probabilities, and they are torch's features
     dnn = load_net(path)
     dnn.setInput(x)
@@ -224,10 +229,7 @@ def test_given_a_face_network_exported_when_its_features_are_exposed_then_every_
     np.testing.assert_allclose(dnn.forward(OUTPUT), want, atol=1e-5)
     # and where the last map by quarters is named too (twice: the second changes nothing),
     # it is torch's map averaged over each quarter of the crop, the rest as it was
-    expose_grid(path)
-    once = path.read_bytes()
-    expose_grid(path)
-    assert path.read_bytes() == once
+    exposed_twice(expose_grid, path)
     dnn = load_net(path)
     dnn.setInput(x)
     probs, features, grid = dnn.forward([OUTPUT, FEATURES, GRID])

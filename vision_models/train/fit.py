@@ -528,12 +528,10 @@ def expose_features(path: Path) -> None:
     returned an inner layer by its name. The graph computes the same."""
     import onnx
 
-    model = onnx.load(str(path))
-    if any(o.name == FEATURES for o in model.graph.output):
+    model = _without_output(path, FEATURES)
+    if model is None:
         return
-    gemm = [n for n in model.graph.node if n.op_type == "Gemm"]
-    if len(gemm) != 1:
-        raise ValueError(f"{path}: {len(gemm)} linear layers, not the face network's one")
+    gemm = [_one_node(model, "Gemm", path, "linear layers")]
     old = gemm[0].input[0]
     for node in model.graph.node:
         node.input[:] = [FEATURES if i == old else i for i in node.input]
@@ -555,12 +553,10 @@ def expose_grid(path: Path) -> None:
     features (docs/teaching.md). The graph's other outputs compute the same."""
     import onnx
 
-    model = onnx.load(str(path))
-    if any(o.name == GRID for o in model.graph.output):
+    model = _without_output(path, GRID)
+    if model is None:
         return
-    pooled = [n for n in model.graph.node if n.op_type == "GlobalAveragePool"]
-    if len(pooled) != 1:
-        raise ValueError(f"{path}: {len(pooled)} global poolings, not the face network's one")
+    pooled = [_one_node(model, "GlobalAveragePool", path, "global poolings")]
     inferred = onnx.shape_inference.infer_shapes(model)
     where = pooled[0].input[0]
     shape = next(
@@ -588,6 +584,22 @@ def expose_grid(path: Path) -> None:
     )
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
+
+
+def _without_output(path: Path, name: str):  # -> onnx.ModelProto | None
+    """The ONNX file at ``path``, or None where it already has an output ``name``."""
+    import onnx
+
+    model = onnx.load(str(path))
+    return None if any(o.name == name for o in model.graph.output) else model
+
+
+def _one_node(model, op_type: str, path: Path, what: str):  # -> onnx.NodeProto
+    """The graph's only node of ``op_type``: the face network has one of each."""
+    found = [n for n in model.graph.node if n.op_type == op_type]
+    if len(found) != 1:
+        raise ValueError(f"{path}: {len(found)} {what}, not the face network's one")
+    return found[0]
 
 
 def export(net: nn.Module, path: Path, shape: tuple[int, ...], names: tuple[str, str]) -> float:
