@@ -341,8 +341,11 @@ def test_training_reads_the_cache_in_index_order_up_to_the_count_asked(tmp_path:
     assert every[1].centres.tolist() == [pytest.approx([330.0, 229.0], abs=0.01)]
     assert every[1].sides.tolist() == pytest.approx([60.0], abs=0.01)
     assert {p.source for p in every} == {"render3d"}
+    # and the cache counts as three photos, the empty one too: asking for three is met
+    assert data.render3d_cached(tmp_path) == 3
     # and an empty or missing cache gives nothing rather than failing
     assert data.load_render3d(None, tmp_path / "none") == []
+    assert data.render3d_cached(tmp_path / "none") == 0
 
 
 def test_one_tables_photos_show_one_make_of_dice_on_one_tray_under_one_camera() -> None:

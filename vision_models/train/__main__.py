@@ -208,9 +208,10 @@ def main(argv: list[str] | None = None) -> int:
     crops = data.load_crops()
     rendered = data.load_rendered(args.rendered, SEED + 1)
     physical = data.load_render3d(args.render3d) if args.render3d != 0 else []
-    if args.render3d and len(physical) < args.render3d:
+    cached = data.render3d_cached() if args.render3d else 0
+    if args.render3d and cached < args.render3d:
         parser.error(
-            f"--render3d {args.render3d}: only {len(physical)} 3D renders are cached "
+            f"--render3d {args.render3d}: only {cached} 3D renders are cached "
             "(`make renders` renders them, resumable)"
         )
     log(

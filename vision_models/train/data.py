@@ -128,6 +128,17 @@ def load_rendered(
     return photos
 
 
+def render3d_cached(root: Path | None = None) -> int:
+    """How many train photos the 3D render cache holds (a photo whose dice all left the
+    tray counts: it is photo *i* all the same, though it teaches nothing)."""
+    from vision_models.render3d.dataset import default_root
+
+    root = root if root is not None else default_root()
+    if not (root / "data.yaml").is_file() or not (root / "images" / "train").is_dir():
+        return 0
+    return len(load_split(root, "train"))
+
+
 def load_render3d(count: int | None = None, root: Path | None = None) -> list[Photo]:
     """The physically based renders (``vision_models/render3d``) cached so far, train split.
 
