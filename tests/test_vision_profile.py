@@ -25,6 +25,7 @@ from scorer.vision.profile import (
     FILE_NAME,
     GRID,
     MAX_PER_FACE,
+    POOLED,
     DiceProfile,
     ProfileError,
     doubted,
@@ -350,16 +351,33 @@ def test_given_the_committed_face_network_when_crops_are_described_then_its_map_
     crops = [cv2.resize(image[y : y + 60, x : x + 60], (48, 48)) for x, y in ((0, 0), (90, 110))]
     # when crops are described for a profile
     features, _ = reader.embed(crops)
-    # then the features are the last map's 128 channels averaged over each quarter of the
-    # crop: together the pooled features the network's last layer reads, apart where the
-    # pips lie
+    # then the features are the pooled features the network's last layer reads, then the
+    # last map's 128 channels averaged over each quarter of the crop: together the pooled
+    # ones, apart where the pips lie
     net = load_net(default_model_dir() / "faces.onnx")
     net.setInput(cv2.dnn.blobFromImages(crops, 1.0 / 255.0))
     pooled = net.forward(FEATURES)
-    quarters = features.reshape(2, 128, 4)
-    assert features.shape == (2, 512)
+    quarters = features[:, POOLED:].reshape(2, POOLED, 4)
+    assert features.shape == (2, 5 * POOLED)
+    np.testing.assert_allclose(features[:, :POOLED], pooled, atol=1e-5)
     np.testing.assert_allclose(quarters.mean(2), pooled, atol=1e-5)
     assert np.abs(quarters - quarters.mean(2, keepdims=True)).max() > 0.1
+
+
+def test_given_a_profile_of_the_quarters_alone_when_loaded_then_described_again(reader, tmp_path):
+    # given a profile taught by the scorer that kept only the quarters (512 numbers a
+    # crop), with the networks of now
+    profile = taught(reader)
+    want = profile.rescore(*reader.embed([e.crop for e in profile.examples]))
+    profile._features = profile._features[:, POOLED:].copy()
+    profile.save(tmp_path / "quarters")
+    # when loaded for this reader
+    again = open_profile(tmp_path / "quarters", reader)
+    # then its crops are described again, the pooled features beside the quarters
+    assert again._features.shape[1] == 5 * POOLED
+    np.testing.assert_allclose(
+        again.rescore(*reader.embed([e.crop for e in again.examples])), want, atol=1e-6
+    )
 
 
 def test_given_a_profile_of_pooled_features_when_loaded_then_described_again_by_quarters(
@@ -375,7 +393,7 @@ def test_given_a_profile_of_pooled_features_when_loaded_then_described_again_by_
     # when loaded for this reader
     again = open_profile(tmp_path / "old", reader)
     # then its crops are described again, by quarters, and read as the profile taught now
-    assert again._features.shape[1] == 512 and again.model == reader.faces_digest("pips")
+    assert again._features.shape[1] == 5 * POOLED and again.model == reader.faces_digest("pips")
     got = again.rescore(*reader.embed([e.crop for e in again.examples]))
     np.testing.assert_allclose(got, want, atol=1e-6)
 

@@ -5,7 +5,8 @@ it never saw). A profile keeps face crops of one set that players confirmed or c
 with their values, and re-scores the face network's reading of a crop that looks like
 them: the network's last feature map, averaged over each quarter of the crop (``GRID``,
 512 numbers: where a face's pips lie as well as what they look like), is compared with
-the taught crops', and where the nearest taught crops are close, their vote
+the taught crops' (the pooled features beside it judge mistaken taps and spots that are
+no die: ``POOLED``), and where the nearest taught crops are close, their vote
 takes over from the network's. Dice that look like nothing taught read as before.
 
 The table's camera is fixed, so a profile also knows how big its dice look: each taught
@@ -62,6 +63,10 @@ FEATURES = "features"
 #: and the vote made most of a set's dice the face taught most often; the quarters keep
 #: where the pips lie (docs/teaching.md, "Where the pips lie")
 GRID = "grid"
+#: A profile's rows hold the pooled features (this many) and then the quarters: the face
+#: vote compares the quarters; the mistaken-tap and no-die checks, whose thresholds were
+#: set on them, the pooled features
+POOLED = 128
 CROP = 48  # the face network's crop side (``reader.FACE_INPUT``)
 #: Each taught crop is kept in four quarter turns: the reader turns a die's edges upright,
 #: which leaves the face in any of four turns.
@@ -376,12 +381,14 @@ class DiceProfile:
         if not len(labels) or not len(features) or (self.near > 1.0 and not junk.any()):
             return probs
         unit = _unit(np.asarray(features, np.float32).reshape(len(features), -1))
-        sims = _per_example(unit @ self._features.T)
-        sims[:, self._doubted] = -1.0
-        if self._without is not None:
-            sims[:, [e.source == self._without for e in self.examples]] = -1.0
+        sims = _per_example(_pooled(unit) @ _pooled(self._features).T)
+        near = _per_example(_quarters(unit) @ _quarters(self._features).T)
+        for each in (sims, near):
+            each[:, self._doubted] = -1.0
+            if self._without is not None:
+                each[:, [e.source == self._without for e in self.examples]] = -1.0
         if self.near <= 1.0 and not junk.all():
-            probs = _voted(sims[:, ~junk], labels[~junk], probs, self.near)
+            probs = _voted(near[:, ~junk], labels[~junk], probs, self.near)
         if junk.any() and sides is not None:
             taught = np.array([e.side for e in self.examples])
             ratio = np.asarray(sides, np.float64).reshape(-1, 1) / np.maximum(taught, 1e-6)
@@ -402,12 +409,15 @@ class DiceProfile:
             return self.near
         upright = faces * TURNS
         rows = (upright[:, None] + np.arange(TURNS)).ravel()
-        sims = _per_example(self._features[upright] @ self._features[rows].T)
+        pooled, quarters = _pooled(self._features), _quarters(self._features)
+        sims = _per_example(pooled[upright] @ pooled[rows].T)
         np.fill_diagonal(sims, -1.0)
         wanted = self._labels[upright]
         probs = self._probs[upright].astype(np.float64)
         doubt = doubted(sims, wanted, probs)
         self._doubted[faces] = doubt
+        sims = _per_example(quarters[upright] @ quarters[rows].T)
+        np.fill_diagonal(sims, -1.0)
         sims[:, doubt] = -1.0
         scores = []
         for near in NEARS:
@@ -534,6 +544,11 @@ class DiceProfile:
         if callable(model):
             model = model(profile.kind)
         stale = model and profile.model != model
+        if embed is not None and len(rows) and not stale:
+            # the same networks, but this scorer keeps other features of them (the
+            # quarters alone, before the pooled features were kept beside them)
+            width = _described([profile.examples[0].crop], embed, profile.kind)[0].shape[1]
+            stale = features.ndim != 2 or features.shape[1] != width
         if stale or len(features) != len(rows) * TURNS or len(probs) != len(features):
             if embed is None:
                 raise ProfileError(f"{path} was taught with another face network")
@@ -649,6 +664,18 @@ def _no_die(sims: np.ndarray, junk: np.ndarray) -> np.ndarray:
     return (nearest_junk >= JUNK_NEAR) & (nearest_junk >= nearest_face + JUNK_MARGIN)
 
 
+def _pooled(features: np.ndarray) -> np.ndarray:
+    """The pooled features of rows that hold them and the quarters (else the rows)."""
+    return features[:, :POOLED] if features.shape[1] == POOLED * 5 else features
+
+
+def _quarters(features: np.ndarray) -> np.ndarray:
+    """The quarters of rows that hold the pooled features and them (else the rows)."""
+    return features[:, POOLED:] if features.shape[1] == POOLED * 5 else features
+
+
 def _unit(features: np.ndarray) -> np.ndarray:
+    if features.shape[1] == POOLED * 5:  # each part to unit length
+        return np.hstack([_unit(_pooled(features)), _unit(_quarters(features))])
     norms = np.linalg.norm(features, axis=1, keepdims=True)
     return features / np.maximum(norms, 1e-6)

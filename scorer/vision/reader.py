@@ -688,6 +688,11 @@ def described(net: cv2.dnn.Net, blob: np.ndarray) -> tuple[np.ndarray, np.ndarra
     net.setInput(blob)
     layer = feature_layer(net)
     try:
+        if layer == GRID:
+            # the pooled features first, then the quarters (``profile.POOLED``)
+            probs, pooled, quarters = net.forward([OUTPUT, FEATURES, GRID])
+            n = len(probs)
+            return probs, np.hstack([pooled.reshape(n, -1), quarters.reshape(n, -1)])
         return tuple(net.forward([OUTPUT, layer]))
     except cv2.error:
         raise ScorerError(
