@@ -29,6 +29,7 @@ from scorer.vision.profile import (
     DiceProfile,
     ProfileError,
     doubted,
+    model_digest,
 )
 from scorer.vision.reader import Reader, default_model_dir, load_net
 from scorer.vision.teaching import TaughtDie, named_dice, open_profile, teach_dice
@@ -366,10 +367,11 @@ def test_given_the_committed_face_network_when_crops_are_described_then_its_map_
 
 def test_given_a_profile_of_the_quarters_alone_when_loaded_then_described_again(reader, tmp_path):
     # given a profile taught by the scorer that kept only the quarters (512 numbers a
-    # crop), with the networks of now
+    # crop) of the networks of now, and fingerprinted them by their files alone
     profile = taught(reader)
     want = profile.rescore(*reader.embed([e.crop for e in profile.examples]))
     profile._features = profile._features[:, POOLED:].copy()
+    profile.model = model_digest(default_model_dir() / "faces.onnx", layout="")
     profile.save(tmp_path / "quarters")
     # when loaded for this reader
     again = open_profile(tmp_path / "quarters", reader)

@@ -67,6 +67,10 @@ GRID = "grid"
 #: vote compares the quarters; the mistaken-tap and no-die checks, whose thresholds were
 #: set on them, the pooled features
 POOLED = 128
+#: What a profile's rows hold, part of its networks' fingerprint (``model_digest``): a
+#: profile written by a scorer that kept other features (the pooled ones alone, or the
+#: quarters alone) is described again on load
+LAYOUT = "features+grid"
 CROP = 48  # the face network's crop side (``reader.FACE_INPUT``)
 #: Each taught crop is kept in four quarter turns: the reader turns a die's edges upright,
 #: which leaves the face in any of four turns.
@@ -161,9 +165,11 @@ class DieSize:
     frame: tuple[int, int]
 
 
-def model_digest(*paths: Path) -> str:
-    """A short fingerprint of the face networks whose features a profile holds."""
-    digest = hashlib.sha256()
+def model_digest(*paths: Path, layout: str = LAYOUT) -> str:
+    """A short fingerprint of the face networks whose features a profile holds, and of
+    which of their features it keeps (``LAYOUT``): a profile of other networks or of
+    other features is described again on load."""
+    digest = hashlib.sha256(layout.encode("utf-8"))
     for path in paths:
         digest.update(Path(path).read_bytes())
     return digest.hexdigest()[:16]
@@ -381,15 +387,11 @@ class DiceProfile:
         if not len(labels) or not len(features) or (self.near > 1.0 and not junk.any()):
             return probs
         unit = _unit(np.asarray(features, np.float32).reshape(len(features), -1))
-        sims = _per_example(_pooled(unit) @ _pooled(self._features).T)
-        near = _per_example(_quarters(unit) @ _quarters(self._features).T)
-        for each in (sims, near):
-            each[:, self._doubted] = -1.0
-            if self._without is not None:
-                each[:, [e.source == self._without for e in self.examples]] = -1.0
         if self.near <= 1.0 and not junk.all():
+            near = self._similar(_quarters(unit), _quarters(self._features))
             probs = _voted(near[:, ~junk], labels[~junk], probs, self.near)
         if junk.any() and sides is not None:
+            sims = self._similar(_pooled(unit), _pooled(self._features))
             taught = np.array([e.side for e in self.examples])
             ratio = np.asarray(sides, np.float64).reshape(-1, 1) / np.maximum(taught, 1e-6)
             sized = (ratio <= JUNK_SIZE) & (ratio >= 1.0 / JUNK_SIZE)
@@ -397,6 +399,15 @@ class DiceProfile:
             probs[gone] = 0.0
             probs[gone, BACKGROUND] = 1.0
         return probs
+
+    def _similar(self, rows: np.ndarray, taught: np.ndarray) -> np.ndarray:
+        """Each row's similarity to each taught crop (its nearest turn), the doubted crops
+        and those of the photo left out (``tried``) out of reach."""
+        sims = _per_example(rows @ taught.T)
+        sims[:, self._doubted] = -1.0
+        if self._without is not None:
+            sims[:, [e.source == self._without for e in self.examples]] = -1.0
+        return sims
 
     def calibrate(self) -> float:
         """Set aside taught crops that look like a mistaken tap (``doubted``), then choose
@@ -544,11 +555,6 @@ class DiceProfile:
         if callable(model):
             model = model(profile.kind)
         stale = model and profile.model != model
-        if embed is not None and len(rows) and not stale:
-            # the same networks, but this scorer keeps other features of them (the
-            # quarters alone, before the pooled features were kept beside them)
-            width = _described([profile.examples[0].crop], embed, profile.kind)[0].shape[1]
-            stale = features.ndim != 2 or features.shape[1] != width
         if stale or len(features) != len(rows) * TURNS or len(probs) != len(features):
             if embed is None:
                 raise ProfileError(f"{path} was taught with another face network")

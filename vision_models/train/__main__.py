@@ -192,6 +192,12 @@ def main(argv: list[str] | None = None) -> int:
             f"no {' or '.join(missing)} in {data.SHARED}: the shared photo sets must lie "
             "beside the repository (../shared/datasets)"
         )
+    cached = data.render3d_cached() if args.render3d else 0
+    if args.render3d and cached < args.render3d:  # before any folder or minutes of loading
+        parser.error(
+            f"--render3d {args.render3d}: only {cached} 3D renders are cached "
+            "(`make renders` renders them, resumable)"
+        )
     args.out.mkdir(parents=True, exist_ok=True)
 
     random.seed(SEED)
@@ -208,12 +214,6 @@ def main(argv: list[str] | None = None) -> int:
     crops = data.load_crops()
     rendered = data.load_rendered(args.rendered, SEED + 1)
     physical = data.load_render3d(args.render3d) if args.render3d != 0 else []
-    cached = data.render3d_cached() if args.render3d else 0
-    if args.render3d and cached < args.render3d:
-        parser.error(
-            f"--render3d {args.render3d}: only {cached} 3D renders are cached "
-            "(`make renders` renders them, resumable)"
-        )
     log(
         f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered, "
         f"{len(physical)} rendered in 3D"

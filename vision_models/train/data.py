@@ -15,7 +15,7 @@ import cv2
 import numpy as np
 
 from scorer.dice import BACKGROUND, CARDS, face_class
-from scorer.vision.labelled import load_split
+from scorer.vision.labelled import LabelledPhoto, load_split
 from scorer.vision.reader import COURT_INPUT, COURT_SPAN, COURTS, CROP_SPAN, FACE_INPUT, tilt
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
@@ -128,15 +128,20 @@ def load_rendered(
     return photos
 
 
-def render3d_cached(root: Path | None = None) -> int:
-    """How many train photos the 3D render cache holds (a photo whose dice all left the
-    tray counts: it is photo *i* all the same, though it teaches nothing)."""
+def _render3d_train(root: Path | None) -> list[LabelledPhoto]:
+    """The 3D render cache's labelled train photos in index order ([] where none)."""
     from vision_models.render3d.dataset import default_root
 
     root = root if root is not None else default_root()
     if not (root / "data.yaml").is_file() or not (root / "images" / "train").is_dir():
-        return 0
-    return len(load_split(root, "train"))
+        return []
+    return load_split(root, "train")
+
+
+def render3d_cached(root: Path | None = None) -> int:
+    """How many train photos the 3D render cache holds (a photo whose dice all left the
+    tray counts: it is photo *i* all the same, though it teaches nothing)."""
+    return len(_render3d_train(root))
 
 
 def load_render3d(count: int | None = None, root: Path | None = None) -> list[Photo]:
@@ -147,12 +152,7 @@ def load_render3d(count: int | None = None, root: Path | None = None) -> list[Ph
     far (``make renders``). Photos are up to 1024 px on the long side; the finder's and the
     face stage's samplers scale them as they do the real sets.
     """
-    from vision_models.render3d.dataset import default_root
-
-    root = root if root is not None else default_root()
-    if not (root / "data.yaml").is_file() or not (root / "images" / "train").is_dir():
-        return []
-    labelled = load_split(root, "train")
+    labelled = _render3d_train(root)
     if count is not None:
         labelled = labelled[:count]
     photos = []
