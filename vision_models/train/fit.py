@@ -531,12 +531,12 @@ def expose_features(path: Path) -> None:
     model = _without_output(path, FEATURES)
     if model is None:
         return
-    gemm = [_one_node(model, "Gemm", path, "linear layers")]
-    old = gemm[0].input[0]
+    gemm = _one_node(model, "Gemm", path, "linear layers")
+    old = gemm.input[0]
     for node in model.graph.node:
         node.input[:] = [FEATURES if i == old else i for i in node.input]
         node.output[:] = [FEATURES if o == old else o for o in node.output]
-    weight = next(i for i in model.graph.initializer if i.name == gemm[0].input[1])
+    weight = next(i for i in model.graph.initializer if i.name == gemm.input[1])
     shape = ["n", weight.dims[1]]  # Gemm's weight is (classes, features), as torch's Linear
     model.graph.output.append(
         onnx.helper.make_tensor_value_info(FEATURES, onnx.TensorProto.FLOAT, shape)
@@ -556,9 +556,9 @@ def expose_grid(path: Path) -> None:
     model = _without_output(path, GRID)
     if model is None:
         return
-    pooled = [_one_node(model, "GlobalAveragePool", path, "global poolings")]
+    pooled = _one_node(model, "GlobalAveragePool", path, "global poolings")
     inferred = onnx.shape_inference.infer_shapes(model)
-    where = pooled[0].input[0]
+    where = pooled.input[0]
     shape = next(
         (v.type.tensor_type.shape for v in inferred.graph.value_info if v.name == where), None
     )
@@ -571,7 +571,7 @@ def expose_grid(path: Path) -> None:
         [
             onnx.helper.make_node(
                 "AveragePool",
-                [pooled[0].input[0]],
+                [where],
                 [quarters],
                 kernel_shape=[height // 2, width // 2],
                 strides=[height // 2, width // 2],
