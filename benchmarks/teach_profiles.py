@@ -25,8 +25,9 @@ import numpy as np
 from scorer.dice import BACKGROUND, face_class
 from scorer.render import write_dataset
 from scorer.vision.labelled import load_split
-from scorer.vision.profile import MAX_PER_FACE, NEARS, DiceProfile
+from scorer.vision.profile import LOOK_PHOTOS, MAX_PER_FACE, NEARS, DiceProfile
 from scorer.vision.reader import Reader, face_crop
+from scorer.vision.sweep import windows
 from scorer.vision.teaching import (
     JUDGED_PHOTOS,
     judge,
@@ -62,22 +63,30 @@ def main() -> None:
         )
 
         images = [cv2.imread(str(p.path)) for p in photos[args.photos :]]
+        counts = [len(p.dice) for p in photos[args.photos :]]
         full = _full_profile(reader, Path(tmp) / "more", args.kind)
         full_path = full.save(Path(tmp) / "full")
         opened = open_profile(Path(tmp) / "profile", reader)
         opened.near = NEARS[0]  # the vote always on: what a profile can cost at most
         full.near = NEARS[0]
-        profiles = {"untaught": None, "taught": profile, "vote on": opened, "full, vote on": full}
+        profiles = {
+            "untaught": None,
+            "taught": profile,
+            "taught, told": profile,  # told how many dice were thrown, as a table is
+            "vote on": opened,
+            "full, vote on": full,
+        }
         # read as a game of these dice reads them (poker dice with both face networks)
         faces = "cards" if args.kind == "cards" else "pips"
         times: dict[str, list[float]] = {name: [] for name in profiles}
         names = list(profiles)
         for rep in range(4):
             order = names[rep:] + names[:rep]  # each profile read first as often: no warm-up bias
-            for image in images:
+            for image, count in zip(images, counts, strict=True):
                 for name in order:
                     reader.profile = profiles[name]
-                    times[name].append(_timed(reader, image, faces))
+                    told = count if name.endswith("told") else 0
+                    times[name].append(_timed(reader, image, faces, told))
         print(
             f"read a photo ({len(images)} photos x 4, CPU time), median ms and median extra "
             "ms a photo:"
@@ -118,26 +127,38 @@ def main() -> None:
         )
         print(
             f"a full profile ({len(full)} crops: up to {MAX_PER_FACE} of each face and of "
-            f"'not a die'): {full_path.stat().st_size / 1e6:.2f} MB   [<= 5 MB]"
+            f"'not a die', and {len(full._look_rows)} windows of {LOOK_PHOTOS} photos): "
+            f"{full_path.stat().st_size / 1e6:.2f} MB   [<= 5 MB]"
         )
 
 
-def _timed(reader: Reader, image: np.ndarray, faces: str) -> float:
+def _timed(reader: Reader, image: np.ndarray, faces: str, least: int = 0) -> float:
     """CPU ms of one reading (the process's CPU time: other programs sharing the machine
-    slow the wall clock, not this; with one OpenCV thread it is the reading's cost)."""
+    slow the wall clock, not this; with one OpenCV thread it is the reading's cost). Read
+    without a count, a taught set's own look sweeps every photo; told one (``least``),
+    only a photo read short."""
     start = time.process_time()
-    reader.read(image, faces=faces)
+    reader.read(image, faces=faces, least=least)
     return (time.process_time() - start) * 1000.0
 
 
 def _full_profile(reader: Reader, folder: Path, kind: str) -> DiceProfile:
     """A profile at its cap: MAX_PER_FACE crops of each face, cut where the labels say
-    from more rendered photos, and as many of bare tray ("not a die")."""
+    from more rendered photos, as many of bare tray ("not a die"), and the look's windows
+    of its newest LOOK_PHOTOS photos."""
     write_dataset(folder, 200, 6, kind=kind, held_out=True)
     rng = np.random.default_rng(0)
     crops: dict[int, list[np.ndarray]] = {}
+    looks = []
     for photo in load_split(folder, "test"):
         image = cv2.imread(str(photo.path))
+        if len(looks) < LOOK_PHOTOS:
+            sides = [max(d.box[2], d.box[3]) for d in photo.dice]
+            sweep = reader.sweep(
+                image, float(np.median(sides)), "card" if kind == "cards" else kind
+            )
+            centres = [d.centre for d in photo.dice]
+            looks.append((windows(sweep, centres, sides, photo.path.name), photo.path.name))
         for die in photo.dice:
             label = face_class(die.face, die.value)
             crops.setdefault(label, []).append(
@@ -152,6 +173,8 @@ def _full_profile(reader: Reader, folder: Path, kind: str) -> DiceProfile:
     for label, cut in sorted(crops.items()):
         picked = cut[:MAX_PER_FACE]
         profile.teach(picked, [label] * len(picked), f"class {label}", reader.embed)
+    for (rows, labels), source in looks:
+        profile.teach_look(rows, labels, source)
     return profile
 
 

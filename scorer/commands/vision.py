@@ -292,6 +292,7 @@ def run_teach(args: argparse.Namespace) -> int:
         f"{path}: {len(profile)} crops, {path.stat().st_size / 1e6:.2f} MB; {seen(profile)}{where}"
     )
     print(trials_said(profile))
+    print(look_said(profile))
     return 0
 
 
@@ -307,6 +308,14 @@ def trials_said(profile: object) -> str:
         f"its size: {used} ({len(trials)} taught photos read without themselves: "
         f"{sized} dice right less extra with it, {unsized} without)"
     )
+
+
+def look_said(profile: object) -> str:
+    """``its own look: 412 windows of 5 photos, 80 on dice`` (``scorer.vision.sweep``)."""
+    windows = profile.look_windows  # type: ignore[attr-defined]
+    if not windows[0]:
+        return "its own look: none yet (no taught photo swept)"
+    return f"its own look: {windows[0]} windows of {windows[1]} photos, {windows[2]} on dice"
 
 
 def seen(profile: object) -> str:

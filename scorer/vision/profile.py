@@ -21,6 +21,11 @@ size and without it, the photo read without what it taught itself (``tried``, ``
 in ``teaching``), and uses its size only where that read its photos no worse
 (``uses_size``). The vote has its own such check on the taught crops (``calibrate``).
 
+Where the finder does not mark the set's dice at all, a profile also keeps, for each of its
+newest taught photos, what the face network sees at windows on its named dice and on the
+floor around them (``scorer.vision.sweep``), and fits a head that marks the set's dice on
+a tray (``look``).
+
 A profile is one file (``profile.npz``) in its own folder. It keeps the crops themselves,
 so a new face network re-describes them (``migrate``) rather than throwing them away.
 """
@@ -43,6 +48,7 @@ import numpy as np
 
 from scorer.dice import BACKGROUND, CARDS, FACE_CLASSES, FACES, class_face, face_class
 from scorer.errors import ScorerError
+from scorer.vision.sweep import Look, fitted
 
 log = logging.getLogger(__name__)
 
@@ -50,7 +56,9 @@ log = logging.getLogger(__name__)
 #: 2: each example keeps its die's side and frame size (format 1 loads without them).
 #: 3: the trials of the set's size on its taught photos (``trials``; format 2 loads without
 #: them and uses its size, as it did).
-FORMAT = 3
+#: 4: the windows of the set's own look (``teach_look``; format 3 loads without them: no
+#: look until photos are taught again).
+FORMAT = 4
 FILE_NAME = "profile.npz"
 #: the face network's features: global average pooling, before its one linear layer
 EMBEDDING = "onnx_node!/net/features/features.11/Flatten"
@@ -130,6 +138,9 @@ ONE = face_class("pips", 1)
 #: A taught photo's trial (``DiceProfile.trials``): its dice read right, less the extra
 #: dice found, with the set's size and without it.
 TRIAL = ("sized", "unsized")
+#: The windows of the set's own look are kept for this many newest taught photos (a few
+#: hundred numbers a window, 150-200 windows a photo).
+LOOK_PHOTOS = 24
 
 #: crops and the set's kind of dice ("pips", "card" or None) -> (features (n, k), the
 #: network's face probabilities (n, 13)): a set of poker dice may have its own network
@@ -202,6 +213,13 @@ class DiceProfile:
         #: read without what it taught (``teaching.judge``); and whether they chose the size
         self.trials: dict[str, dict[str, int]] = {}
         self.uses_size = True
+        #: the windows of the set's own look: features (n, 128), on a die or not, source
+        self._look_rows = np.zeros((0, 0), np.float32)
+        self._look_labels = np.zeros(0, bool)
+        self._look_sources: list[str] = []
+        self._fitted: Look | None = None
+        self._fit = False  # whether ``_fitted`` holds the fit of the windows now kept
+        self._looking = True  # a trial of the size reads without the look (``tried``)
         self._without: str | None = None  # a trial's source, whose crops do not vote
 
     def __len__(self) -> int:
@@ -265,11 +283,53 @@ class DiceProfile:
         self._settle()
         return len(crops)
 
+    def teach_look(self, rows: np.ndarray, labels: np.ndarray, source: str) -> None:
+        """Keep a taught photo's windows (``sweep.windows``: features and whether each lies
+        on a named die) for the set's own look; the newest LOOK_PHOTOS photos' are kept."""
+        rows = np.asarray(rows, np.float32)
+        labels = np.asarray(labels, bool)
+        if len(rows) != len(labels):
+            raise ProfileError("every window of a look needs one label")
+        if not len(rows):
+            return
+        if len(self._look_rows) and rows.shape[1] != self._look_rows.shape[1]:
+            self._drop_looks(set(self._look_sources))  # another network's windows
+        self._look_rows = np.concatenate([self._look_rows, rows]) if len(self._look_rows) else rows
+        self._look_labels = np.concatenate([self._look_labels, labels])
+        self._look_sources += [source] * len(rows)
+        kept = list(dict.fromkeys(self._look_sources))
+        self._drop_looks(set(kept[:-LOOK_PHOTOS]))
+
+    def _drop_looks(self, sources: set[str]) -> None:
+        keep = np.array([s not in sources for s in self._look_sources], bool)
+        if len(keep) and not keep.all():
+            self._look_rows = self._look_rows[keep]
+            self._look_labels = self._look_labels[keep]
+            self._look_sources = [s for s, k in zip(self._look_sources, keep, strict=True) if k]
+        self._fit = False
+
+    @property
+    def look_windows(self) -> tuple[int, int, int]:
+        """The look's windows kept, the photos they come from, those on a die."""
+        sources = len(set(self._look_sources))
+        return len(self._look_rows), sources, int(self._look_labels.sum())
+
+    @property
+    def look(self) -> Look | None:
+        """The set's own look fitted on its taught photos' windows, or None where they
+        hold no die."""
+        if not self._looking:
+            return None
+        if not self._fit:
+            self._fitted, self._fit = fitted(self._look_rows, self._look_labels), True
+        return self._fitted
+
     def forget(self, source: str | None = None) -> int:
         """Remove the crops taught from ``source`` (an undone throw), or all of them."""
         keep = [i for i, e in enumerate(self.examples) if source is not None and e.source != source]
         removed = len(self.examples) - len(keep)
         self._select(keep)
+        self._drop_looks({source} if source is not None else set(self._look_sources))
         if not self.examples:
             self.kind = None
         self._settle()
@@ -348,10 +408,13 @@ class DiceProfile:
     def tried(self, sized: bool, without: str) -> DiceProfile:
         """This profile with or without its size (``sized``), knowing nothing of what
         ``without`` (a source) taught: how the set would read that source's photo had it
-        not been taught. A shallow copy: the taught crops' arrays are shared, the list of
-        examples copied."""
+        not been taught. Without the set's own look: the size is judged on the dice the
+        finder marks at it (the look only adds to them; judged with it, a size that loses
+        the finder dice the look then marks again ties, and was chosen). A shallow copy:
+        the taught crops' arrays are shared, the list of examples copied."""
         trial = copy.copy(self)
         trial.examples = list(self.examples)  # a lesson taught later leaves it as it was
+        trial._looking = False
         trial.uses_size = sized
         trial._without = without
         trial.size = self._measured(without)
@@ -466,6 +529,7 @@ class DiceProfile:
                 for e in self.examples
             ],
             "trials": self.trials,
+            "looks": self._look_sources,
         }
         crops = (
             np.stack([e.crop for e in self.examples])
@@ -479,6 +543,8 @@ class DiceProfile:
             crops=crops,
             features=self._features.astype(np.float16),
             probs=self._probs.astype(np.float16),
+            look=self._look_rows.astype(np.float16),
+            look_labels=self._look_labels,
         )
         target = folder / FILE_NAME
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".profile-", suffix=".tmp")
@@ -512,6 +578,8 @@ class DiceProfile:
                 crops = np.array(data["crops"])
                 features = np.array(data["features"], np.float32)
                 probs = np.array(data["probs"], np.float32)
+                look = np.array(data["look"], np.float32) if "look" in data else None
+                look_labels = np.array(data["look_labels"]) if "look_labels" in data else None
         except (OSError, ValueError, KeyError, EOFError, UnicodeDecodeError) as err:
             raise ProfileError(f"{path} is not a readable dice profile: {err}") from err
         except Exception as err:  # zipfile.BadZipFile and friends from a truncated file
@@ -525,6 +593,8 @@ class DiceProfile:
             )
         if meta["format"] < 1:
             raise ProfileError(f"{path} has an unknown format {meta['format']}")
+        if meta["format"] < 4:
+            look = None  # written before the set's own look
         rows = meta.get("examples")
         if (
             not isinstance(rows, list)
@@ -561,9 +631,23 @@ class DiceProfile:
             log.info("dice profile %s: described again for face network %s", path, model)
             features, probs = _described([e.crop for e in profile.examples], embed, profile.kind)
             profile.model = model or profile.model
+            look = None  # windows of the tray cannot be described again without its photos
         profile._features = _unit(features.astype(np.float32))
         profile._probs = probs.astype(np.float32)
         profile.trials = _trials_of(meta.get("trials", {}), path)
+        if look is not None:
+            sources = meta.get("looks")
+            if (
+                look_labels is None
+                or look_labels.dtype != bool
+                or not isinstance(sources, list)
+                or len(sources) != len(look)
+                or len(look_labels) != len(look)
+            ):
+                raise ProfileError(f"{path} is damaged: its look's windows and labels disagree")
+            if len(look):
+                profile._look_rows, profile._look_labels = look, look_labels
+                profile._look_sources = [str(s) for s in sources]
         profile.calibrate()
         profile.measure()
         profile.choose()

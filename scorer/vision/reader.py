@@ -34,6 +34,7 @@ from scorer.vision.reading import (
     Die,
     Reading,
 )
+from scorer.vision.sweep import MAP, Sweep, marks, swept
 
 # Each constant's history (what was tried, on which sets) is in the model cards:
 # vision_models/faces.md "The reader's constants", courts.md and finder.md.
@@ -100,6 +101,12 @@ SURVEY_SURE = 0.8
 #: a huddle's dice: this share of the survey's spot's side, covering this much of it
 HUDDLE = (0.3, 0.65)
 HUDDLE_COVER = 0.4
+#: a spot the set's own look marks (``Reader._own_look``) counts this hot: a faint spot,
+#: dropped where the face network calls it no die
+LOOK_HEAT = 0.5
+#: ... and lies this share of a side from every die found (touching dice lie a side apart):
+#: a mark nearer is that die's edge
+LOOK_APART = 0.9
 #: a taught set's dice (``DiceProfile.size``) may look this many times bigger in a photo
 #: than taught (a camera nearer in some photos: webcam-white's survey finds dice 1.6-2.0x
 #: its taught size on 9 test photos, and is right); a survey's bigger guess is a tray or a
@@ -250,15 +257,41 @@ class Reader:
 
     # ------------------------------------------------------------------ steps
 
+    def sweep(self, frame: np.ndarray, side: float, kind: str | None = None) -> Sweep:
+        """What the face network of ``kind``'s dice sees at every window of the tray (the
+        marked one, else the frame), scaled so that dice of ``side`` frame pixels fill its
+        crop as the reader cuts them: what a set's own look is fitted on and marks dice in
+        (``scorer.vision.sweep``). Nothing where the network's file has no ``map``."""
+        image = as_bgr(frame)
+        net = self._sweeper(kind or "")
+        if net is None or not side > 0:
+            return Sweep(np.zeros((0, 0), np.float32), np.zeros((0, 2), np.float32))
+        area = self._area(*image.shape[1::-1])
+        return swept(net, image, area, FACE_INPUT / (CROP_SPAN * side))
+
+    @functools.cache  # noqa: B019 (one reader a process; its networks never change)
+    def _sweeper(self, kind: str) -> cv2.dnn.Net | OnnxRuntimeNet | None:
+        name = CARD_FACES if kind == "card" and self.has_card_faces else "faces.onnx"
+        net = free_board_net(self.model_dir / name, self.backend)
+        names = (
+            net.outputs if isinstance(net, OnnxRuntimeNet) else net.getUnconnectedOutLayersNames()
+        )
+        return net if MAP in names else None
+
+    def _area(self, width: int, height: int) -> tuple[int, int, int, int]:
+        """The part of a frame the dice lie in: the marked tray, else all of it."""
+        if self.tray is None:
+            return (0, 0, width, height)
+        x, y, w, h = self.tray
+        area = (max(0, x), max(0, y), min(width, x + w), min(height, y + h))
+        if area[2] - area[0] < 8 or area[3] - area[1] < 8:
+            raise ScorerError(f"tray {self.tray} lies outside the {width}x{height} frame")
+        return area
+
     def _spots(self, frame: np.ndarray, allowed: np.ndarray, least: int = 0) -> list[_Spot]:
         image = as_bgr(frame)
         H, W = image.shape[:2]
-        area = (0, 0, W, H)
-        if self.tray is not None:
-            x, y, w, h = self.tray
-            area = (max(0, x), max(0, y), min(W, x + w), min(H, y + h))
-            if area[2] - area[0] < 8 or area[3] - area[1] < 8:
-                raise ScorerError(f"tray {self.tray} lies outside the {W}x{H} frame")
+        area = tray = self._area(W, H)
         max_scale = MAX_ZOOM * FINDER_INPUT / max(H, W)
         side = self._taught_side(W, H)
         spots: list[_Spot] = []
@@ -273,6 +306,13 @@ class Reader:
             )
             if nearer:
                 spots, area, scale, seen = nearer, closer[0], nearer_scale, nearer_seen
+        # the sweep costs a few finder passes: at a table that knows how many dice were
+        # thrown, only a throw read short pays for it
+        found = sum(s.probs[BACKGROUND] < 0.5 for s in spots)
+        own = self._own_look(image, tray, allowed, spots) if not least or found < least else []
+        if own:
+            spots = spots + own
+            seen = np.concatenate([seen, [(*s.centre, s.side) for s in own]]).astype(np.float32)
         pips_only = not allowed[CARDS:BACKGROUND].any()  # a game of pip dice
         if not (self.has_pip_finder and pips_only):
             return spots
@@ -315,6 +355,36 @@ class Reader:
         if not new.any():
             return []
         return self._named(image, area, centres[new], sides[new], heats[new], allowed)
+
+    def _own_look(
+        self,
+        image: np.ndarray,
+        area: tuple[int, int, int, int],
+        allowed: np.ndarray,
+        spots: list[_Spot],
+    ) -> list[_Spot]:
+        """Dice that a taught set's own look (``DiceProfile.look``) marks in
+        ``area`` away from every spot already named, named as the finder's faint spots
+        are: where the finder never saw the set's bodies, it leaves some unmarked throw
+        after throw."""
+        look = getattr(self.profile, "look", None)
+        size = getattr(self.profile, "size", None)
+        height, width = image.shape[:2]
+        if look is None or size is None or size.frame != (width, height):
+            return []
+        net = self._sweeper(self.profile.kind or "")
+        if net is None:
+            return []
+        sweep = swept(net, image, area, FACE_INPUT / (CROP_SPAN * size.side))
+        centres = marks(look, sweep, size.side)
+        sides = np.full(len(centres), size.side, np.float32)
+        known = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
+        new = apart(centres, sides, known[:, :2], known[:, 2], LOOK_APART)
+        if not new.any():
+            return []
+        heats = np.full(int(new.sum()), LOOK_HEAT)
+        inside = centres[new] - np.array(area[:2], np.float32)
+        return self._named(image, area, inside, sides[new], heats, allowed)
 
     def _taught_side(self, width: int, height: int) -> float:
         """The side (frame px) of the taught set's dice in a frame this size, or 0 where
@@ -789,6 +859,8 @@ class OnnxRuntimeNet:
         )
         shape = self._session.get_inputs()[0].shape
         self._input = self._session.get_inputs()[0].name
+        #: the file's outputs, by name
+        self.outputs = tuple(o.name for o in self._session.get_outputs())
         #: whether the file leaves the picture's size free (not numbers in its shape)
         self.free_board = not all(isinstance(d, int) for d in shape[2:])
         self._blob: np.ndarray | None = None
@@ -995,7 +1067,11 @@ def _seen(area: tuple[int, int, int, int], centres: np.ndarray, sides: np.ndarra
 
 
 def apart(
-    centres: np.ndarray, sides: np.ndarray, known: np.ndarray, known_sides: np.ndarray
+    centres: np.ndarray,
+    sides: np.ndarray,
+    known: np.ndarray,
+    known_sides: np.ndarray,
+    share: float = SAME_DIE,
 ) -> np.ndarray:
     """Which spots (``centres`` (n, 2), ``sides``) lie SAME_DIE x the larger side or more
     from every ``known`` spot: a second finder's peak on a spot the first one marked is
@@ -1004,7 +1080,7 @@ def apart(
         return np.ones(len(centres), bool)
     dx = centres[:, None, 0] - known[None, :, 0]
     gaps = np.hypot(dx, centres[:, None, 1] - known[None, :, 1])
-    return (gaps >= SAME_DIE * np.maximum(sides[:, None], known_sides[None, :])).all(1)
+    return (gaps >= share * np.maximum(sides[:, None], known_sides[None, :])).all(1)
 
 
 def _patch_sums(terms: np.ndarray, whole: np.ndarray) -> np.ndarray:

@@ -23,6 +23,7 @@ from scorer.vision.labelled import LabelledDie, LabelledPhoto
 from scorer.vision.profile import FILE_NAME, TRIAL, DiceProfile, ProfileError
 from scorer.vision.reader import Reader, face_crop
 from scorer.vision.reading import Reading
+from scorer.vision.sweep import windows
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,19 @@ def teach_dice(
     # the set's kind is known once its first die is taught: its features are that
     # kind's networks' (``Reader.faces_digest``)
     profile.model = reader.faces_digest(profile.kind)
+    named = [d for d in dice if d.label != BACKGROUND]
+    if named:
+        sweep = reader.sweep(image, float(np.median([d.side for d in named])), profile.kind)
+        junk = [d for d in dice if d.label == BACKGROUND]
+        rows, labels = windows(
+            sweep,
+            [d.centre for d in named],
+            [d.side for d in named],
+            source,
+            [d.centre for d in junk],
+            [d.side for d in junk],
+        )
+        profile.teach_look(rows, labels, source)
     return taught
 
 

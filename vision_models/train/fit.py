@@ -16,6 +16,7 @@ from torch import nn
 
 from scorer.vision.profile import FEATURES, GRID
 from scorer.vision.reader import CROP_SPAN, Reader, find_dice, load_net
+from scorer.vision.sweep import MAP
 from vision_models.train.data import (
     BACKGROUND,
     PATCH_SPAN,
@@ -465,6 +466,7 @@ def calibrate_and_export(
     if features:
         expose_features(path)
         expose_grid(path)
+        expose_map(path)
     log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
     return {
         "temperature": temperature,
@@ -582,6 +584,32 @@ def expose_grid(path: Path) -> None:
     model.graph.output.append(
         onnx.helper.make_tensor_value_info(GRID, onnx.TensorProto.FLOAT, ["n", 4 * channels])
     )
+    onnx.checker.check_model(model)
+    onnx.save(model, str(path))
+
+
+def expose_map(path: Path) -> None:
+    """Add a fourth output, ``map``: the face network's last feature map itself, and
+    leave the crop's height and width free. Swept over a whole tray
+    (``scorer.vision.sweep``), the network then says what a crop cut at every window would
+    pool to: a taught set's own look marks its dice with it. The other outputs compute
+    the same."""
+    import onnx
+
+    model = _without_output(path, MAP)
+    if model is None:
+        return
+    pooled = _one_node(model, "GlobalAveragePool", path, "global poolings")
+    model.graph.node.append(onnx.helper.make_node("Identity", [pooled.input[0]], [MAP]))
+    model.graph.output.append(
+        onnx.helper.make_tensor_value_info(
+            MAP, onnx.TensorProto.FLOAT, ["n", "channels", "rows", "columns"]
+        )
+    )
+    sides = model.graph.input[0].type.tensor_type.shape.dim[2:]
+    for dim, name in zip(sides, ("height", "width"), strict=True):
+        dim.ClearField("dim_value")
+        dim.dim_param = name
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
 
