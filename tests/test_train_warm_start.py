@@ -246,15 +246,19 @@ def test_given_a_face_network_exported_when_its_features_are_exposed_then_every_
     np.testing.assert_allclose(grid, quarters, atol=1e-4)
     np.testing.assert_allclose(features, pooled, atol=1e-4)
     # and where the last map itself is named too (twice: the second changes nothing), it is
-    # torch's map, of a crop of any size, on OpenCV and onnxruntime alike
+    # torch's map: OpenCV's of a picture of any size (a tray swept), onnxruntime's of crops
     exposed_twice(expose_map, path)
     wide = np.random.default_rng(8).random((1, 3, 72, 96), dtype=np.float32)
     with torch.no_grad():
         want_map = net.features[:10](torch.from_numpy(wide)).numpy()
+        crop_map = net.features[:10](torch.from_numpy(x)).numpy()
+    dnn = load_net(path)
+    dnn.setInput(wide)
+    np.testing.assert_allclose(dnn.forward(MAP), want_map, atol=1e-4)
     for backend in ("cv2", "onnxruntime"):
         dnn = load_net(path, backend)
-        dnn.setInput(wide)
-        np.testing.assert_allclose(dnn.forward(MAP), want_map, atol=1e-4)
+        dnn.setInput(x)
+        np.testing.assert_allclose(dnn.forward(MAP), crop_map, atol=1e-4)
         dnn.setInput(x)
         np.testing.assert_allclose(dnn.forward(OUTPUT), want, atol=1e-5)
     np.testing.assert_allclose(probs, want, atol=1e-5)

@@ -589,11 +589,12 @@ def expose_grid(path: Path) -> None:
 
 
 def expose_map(path: Path) -> None:
-    """Add a fourth output, ``map``: the face network's last feature map itself, and
-    leave the crop's height and width free. Swept over a whole tray
-    (``scorer.vision.sweep``), the network then says what a crop cut at every window would
-    pool to: a taught set's own look marks its dice with it. The other outputs compute
-    the same."""
+    """Add a fourth output, ``map``: the face network's last feature map itself. Swept
+    over a whole tray (``scorer.vision.sweep``; OpenCV runs the file on a picture of any
+    size), the network then says what a crop cut at every window would pool to: a taught
+    set's own look marks its dice with it. The input keeps its 48x48 shape: OpenCV 4.11's
+    importer reads a free one as a zero-wide last layer. The other outputs compute the
+    same."""
     import onnx
 
     model = _without_output(path, MAP)
@@ -606,10 +607,6 @@ def expose_map(path: Path) -> None:
             MAP, onnx.TensorProto.FLOAT, ["n", "channels", "rows", "columns"]
         )
     )
-    sides = model.graph.input[0].type.tensor_type.shape.dim[2:]
-    for dim, name in zip(sides, ("height", "width"), strict=True):
-        dim.ClearField("dim_value")
-        dim.dim_param = name
     onnx.checker.check_model(model)
     onnx.save(model, str(path))
 
