@@ -53,11 +53,12 @@ def test_given_a_tray_one_crop_wide_when_swept_then_its_window_is_that_crops_fea
     image = rng.integers(0, 255, (48, 48, 3), dtype=np.uint8)
     # when the face network is swept over it
     sweep = swept(reader._sweeper(""), image, (0, 0, 48, 48), 1.0)
-    # then it has one window, in the middle, holding the crop's pooled features
+    # then it has one window, in the middle, holding the crop's map by quarters (``grid``,
+    # which a profile keeps after the 128 pooled features)
     features, _ = reader.embed([image])
-    assert sweep.rows.shape == (1, 128)
+    assert sweep.rows.shape == (1, 512)
     np.testing.assert_allclose(sweep.centres, [[24.0, 24.0]])
-    np.testing.assert_allclose(sweep.rows[0], features[0, :128], atol=1e-4)
+    np.testing.assert_allclose(sweep.rows[0], features[0, 128:], atol=1e-4)
 
 
 def test_given_a_wider_tray_when_swept_at_a_scale_then_windows_every_stride_in_frame_pixels(
@@ -68,7 +69,7 @@ def test_given_a_wider_tray_when_swept_at_a_scale_then_windows_every_stride_in_f
     sweep = reader.sweep(image, 64.0)
     part = swept(reader._sweeper(""), image, (20, 0, 300, 200), 0.5)
     # then windows lie 16 frame px apart (8 at half scale), the first a crop's half in
-    assert sweep.rows.shape[1] == 128 and len(sweep.rows) == len(sweep.centres)
+    assert sweep.rows.shape[1] == 512 and len(sweep.rows) == len(sweep.centres)
     assert np.allclose(np.diff(np.unique(sweep.centres[:, 0])), 16.0)
     assert sweep.centres[:, 0].min() == pytest.approx(48.0)
     assert part.centres[:, 0].min() == pytest.approx(68.0)

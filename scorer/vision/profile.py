@@ -138,9 +138,9 @@ ONE = face_class("pips", 1)
 #: A taught photo's trial (``DiceProfile.trials``): its dice read right, less the extra
 #: dice found, with the set's size and without it.
 TRIAL = ("sized", "unsized")
-#: The windows of the set's own look are kept for this many newest taught photos (a few
-#: hundred numbers a window, 150-200 windows a photo).
-LOOK_PHOTOS = 24
+#: The windows of the set's own look are kept for this many newest taught photos (512
+#: numbers a window, 150-250 windows a photo: about 2 MB at most).
+LOOK_PHOTOS = 12
 
 #: crops and the set's kind of dice ("pips", "card" or None) -> (features (n, k), the
 #: network's face probabilities (n, 13)): a set of poker dice may have its own network

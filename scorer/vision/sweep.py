@@ -5,10 +5,10 @@ cloth, a swirled or marbled body) can lie on the tray unmarked, throw after thro
 player taps it in each time. The face network describes a die far better than the
 finder's small maps do, and it is a stack of convolutions: run over the whole tray at
 the scale that makes the set's dice fill its crop, its last map holds, every STRIDE
-pixels, what a crop cut there would pool to. A logistic head fitted on the taught
-photos (windows on a named die against windows clear of every die) marks where this
-set's dice lie; the reader names what it marks as any spot (docs/teaching.md, "The
-set's own look").
+pixels, what a crop cut there would show in each of its quarters (a profile's ``grid``).
+A logistic head fitted on the taught photos (windows on a named die against windows
+clear of every die) marks where this set's dice lie; the reader names what it marks as
+any spot (docs/teaching.md, "The set's own look").
 """
 
 from __future__ import annotations
@@ -24,8 +24,11 @@ import numpy as np
 MAP = "map"
 #: the face network halves a crop three times: a cell of its last map is this many pixels
 STRIDE = 8
-#: a crop's last map is this many cells a side (the reader's 48-px crop / STRIDE)
+#: a crop's last map is this many cells a side (the reader's 48-px crop / STRIDE); a
+#: window is described by the means of its four quarters (as a profile's ``grid``: where
+#: a face's pips lie, not only what they look like)
 CELLS = 6
+HALF = CELLS // 2
 #: a window whose centre lies within HIT of a named die's side from its centre shows that
 #: die; one at least CLEAR of a side from every named die shows none (those between are
 #: half a die, and teach neither)
@@ -47,9 +50,9 @@ DECAY = 0.1
 
 @dataclass(frozen=True)
 class Sweep:
-    """What the face network sees at every window of a tray: ``rows`` (n, 128) the pooled
-    features a crop cut there would have, ``centres`` (n, 2) the windows' centres in frame
-    pixels."""
+    """What the face network sees at every window of a tray: ``rows`` (n, 512) the last
+    map's means over each quarter of a crop cut there (its ``grid``), ``centres`` (n, 2)
+    the windows' centres in frame pixels."""
 
     rows: np.ndarray
     centres: np.ndarray
@@ -71,20 +74,25 @@ def swept(
     net.setInput(np.ascontiguousarray(blob))
     cells = np.asarray(net.forward(MAP), np.float32)[0]
     channels = cells.shape[0]
-    # a crop's pooled features are its CELLS x CELLS cells' mean: box sums over the map
+    # a crop's quarters are the means of its four HALF x HALF blocks of cells: box sums
     summed = np.pad(cells.cumsum(1).cumsum(2), ((0, 0), (1, 0), (1, 0)))
-    pooled = (
-        summed[:, CELLS:, CELLS:]
-        - summed[:, :-CELLS, CELLS:]
-        - summed[:, CELLS:, :-CELLS]
-        + summed[:, :-CELLS, :-CELLS]
-    ) / (CELLS * CELLS)
+    blocks = (
+        summed[:, HALF:, HALF:]
+        - summed[:, :-HALF, HALF:]
+        - summed[:, HALF:, :-HALF]
+        + summed[:, :-HALF, :-HALF]
+    ) / (HALF * HALF)
+    rows, columns = cells.shape[1] - CELLS + 1, cells.shape[2] - CELLS + 1
+    quarters = np.stack(
+        [blocks[:, dy : dy + rows, dx : dx + columns] for dy in (0, HALF) for dx in (0, HALF)],
+        1,
+    )  # channels x 4 x rows x columns: each window's quarters in the order of ``grid``
     middle = STRIDE * CELLS / 2
-    ys = (np.arange(pooled.shape[1]) * STRIDE + middle) / scale + y0
-    xs = (np.arange(pooled.shape[2]) * STRIDE + middle) / scale + x0
+    ys = (np.arange(rows) * STRIDE + middle) / scale + y0
+    xs = (np.arange(columns) * STRIDE + middle) / scale + x0
     grid_y, grid_x = np.meshgrid(ys, xs, indexing="ij")
     centres = np.stack([grid_x.ravel(), grid_y.ravel()], 1).astype(np.float32)
-    return Sweep(pooled.reshape(channels, -1).T.copy(), centres)
+    return Sweep(quarters.reshape(channels * 4, -1).T.copy(), centres)
 
 
 def windows(

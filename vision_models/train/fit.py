@@ -591,7 +591,7 @@ def expose_grid(path: Path) -> None:
 def expose_map(path: Path) -> None:
     """Add a fourth output, ``map``: the face network's last feature map itself. Swept
     over a whole tray (``scorer.vision.sweep``; OpenCV runs the file on a picture of any
-    size), the network then says what a crop cut at every window would pool to: a taught
+    size), the network then says what a crop cut at every window would hold: a taught
     set's own look marks its dice with it. The input keeps its 48x48 shape: OpenCV 4.11's
     importer reads a free one as a zero-wide last layer. The other outputs compute the
     same."""
