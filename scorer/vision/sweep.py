@@ -44,7 +44,7 @@ HARD_WINDOWS = 50
 GATE = 2.0
 APART = 0.6
 #: the head's weight decay (features standardised): 5 taught photos give 20-100 windows
-#: on dice against 128 features
+#: on dice against 512 numbers a window
 DECAY = 0.1
 
 
