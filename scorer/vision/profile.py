@@ -213,7 +213,7 @@ class DiceProfile:
         #: read without what it taught (``teaching.judge``); and whether they chose the size
         self.trials: dict[str, dict[str, int]] = {}
         self.uses_size = True
-        #: the windows of the set's own look: features (n, 128), on a die or not, source
+        #: the windows of the set's own look: features (n, 512), on a die or not, source
         self._look_rows = np.zeros((0, 0), np.float32)
         self._look_labels = np.zeros(0, bool)
         self._look_sources: list[str] = []
