@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from scorer.dice import face_class
+from scorer.vision import reader as reader_module
 from scorer.vision.labelled import load_split
 from scorer.vision.profile import FILE_NAME, LOOK_PHOTOS, DiceProfile, ProfileError
 from scorer.vision.reader import Reader, default_model_dir
@@ -205,7 +206,7 @@ def test_given_a_profile_of_another_face_network_when_loaded_then_its_look_forgo
 
 @pytest.mark.skipif(not NOISY_TRAY.is_file(), reason="../shared/datasets is absent")
 def test_given_a_set_taught_from_noisy_photos_when_a_die_goes_unmarked_then_its_look_finds_it(
-    reader,
+    reader, monkeypatch
 ):
     # given tray-multicolor's dice taught from 5 train photos with sensor noise (sd 12), as
     # a table teaches them from corrections
@@ -229,6 +230,17 @@ def test_given_a_set_taught_from_noisy_photos_when_a_die_goes_unmarked_then_its_
         # and a table told its 8 dice lie there pays for the sweep as the reading is short;
         # told 7 (as many as the finder marks), it does not look
         assert len(three(least=8)) == 1 and not three(least=7)
+        # and a press of three frames (the dice lie still between them) sweeps once
+        sweeps = []
+        real = reader_module.swept
+        monkeypatch.setattr(reader_module, "swept", lambda *args: sweeps.append(1) or real(*args))
+        voted = reader.read_votes([image, image.copy(), image.copy()], "any").dice
+        centres = [np.add(d.box[:2], np.divide(d.box[2:], 2)) for d in voted]
+        assert len(sweeps) == 1
+        assert [
+            d.value for d, c in zip(voted, centres, strict=True) if np.hypot(*(c - THREE_AT)) < 15
+        ] == [3]
+        monkeypatch.undo()
         # and without the look's windows the same profile leaves it unmarked
         profile._drop_looks(set(profile._look_sources))
         assert profile.look is None and len(profile) and not three()

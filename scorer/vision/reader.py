@@ -233,7 +233,8 @@ class Reader:
             raise BadFrame("read_votes needs at least one frame")
         allowed = face_mask(faces)
         start = time.perf_counter()
-        seen = [self._spots(f, allowed, least) for f in frames]
+        pressed: list[np.ndarray] = []  # the set's own look sweeps one frame of a press at most
+        seen = [self._spots(f, allowed, least, pressed) for f in frames]
         clusters: list[list[_Spot]] = []
         for spots in seen:
             for spot in spots:
@@ -288,7 +289,13 @@ class Reader:
             raise ScorerError(f"tray {self.tray} lies outside the {width}x{height} frame")
         return area
 
-    def _spots(self, frame: np.ndarray, allowed: np.ndarray, least: int = 0) -> list[_Spot]:
+    def _spots(
+        self,
+        frame: np.ndarray,
+        allowed: np.ndarray,
+        least: int = 0,
+        pressed: list[np.ndarray] | None = None,
+    ) -> list[_Spot]:
         image = as_bgr(frame)
         H, W = image.shape[:2]
         area = tray = self._area(W, H)
@@ -309,7 +316,8 @@ class Reader:
         # the sweep costs a few finder passes: at a table that knows how many dice were
         # thrown, only a throw read short pays for it
         found = sum(s.probs[BACKGROUND] < 0.5 for s in spots)
-        own = self._own_look(image, tray, allowed, spots) if not least or found < least else []
+        looks = not least or found < least
+        own = self._own_look(image, tray, allowed, spots, pressed) if looks else []
         if own:
             spots = spots + own
             seen = np.concatenate([seen, [(*s.centre, s.side) for s in own]]).astype(np.float32)
@@ -362,21 +370,29 @@ class Reader:
         area: tuple[int, int, int, int],
         allowed: np.ndarray,
         spots: list[_Spot],
+        marks_seen: list[np.ndarray] | None = None,
     ) -> list[_Spot]:
         """Dice that a taught set's own look (``DiceProfile.look``) marks in
         ``area`` away from every spot already named, named as the finder's faint spots
         are: where the finder never saw the set's bodies, it leaves some unmarked throw
-        after throw."""
+        after throw. ``marks_seen`` holds the marks of a frame of the same press swept
+        before (the dice lie still between its frames: one sweep a press), or gets this
+        frame's."""
         look = getattr(self.profile, "look", None)
         size = getattr(self.profile, "size", None)
         height, width = image.shape[:2]
         if look is None or size is None or size.frame != (width, height):
             return []
-        net = self._sweeper(self.profile.kind or "")
-        if net is None:
-            return []
-        sweep = swept(net, image, area, FACE_INPUT / (CROP_SPAN * size.side))
-        centres = marks(look, sweep, size.side)
+        if marks_seen:
+            centres = marks_seen[0]
+        else:
+            net = self._sweeper(self.profile.kind or "")
+            if net is None:
+                return []
+            sweep = swept(net, image, area, FACE_INPUT / (CROP_SPAN * size.side))
+            centres = marks(look, sweep, size.side)
+            if marks_seen is not None:
+                marks_seen.append(centres)
         sides = np.full(len(centres), size.side, np.float32)
         known = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
         new = apart(centres, sides, known[:, :2], known[:, 2], LOOK_APART)
