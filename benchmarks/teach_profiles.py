@@ -127,7 +127,7 @@ def main() -> None:
         )
         print(
             f"a full profile ({len(full)} crops: up to {MAX_PER_FACE} of each face and of "
-            f"'not a die', and {len(full._look_rows)} windows of {LOOK_PHOTOS} photos): "
+            f"'not a die', and {full.look_windows[0]} windows of {LOOK_PHOTOS} photos): "
             f"{full_path.stat().st_size / 1e6:.2f} MB   [<= 5 MB]"
         )
 

@@ -266,7 +266,7 @@ class Reader:
         image = as_bgr(frame)
         net = self._sweeper(kind or "")
         if net is None or not side > 0:
-            return Sweep(np.zeros((0, 0), np.float32), np.zeros((0, 2), np.float32))
+            return Sweep.nothing()
         area = self._area(*image.shape[1::-1])
         return swept(net, image, area, FACE_INPUT / (CROP_SPAN * side))
 
@@ -298,7 +298,7 @@ class Reader:
     ) -> list[_Spot]:
         image = as_bgr(frame)
         H, W = image.shape[:2]
-        area = tray = self._area(W, H)
+        area = self._area(W, H)
         max_scale = MAX_ZOOM * FINDER_INPUT / max(H, W)
         side = self._taught_side(W, H)
         spots: list[_Spot] = []
@@ -317,7 +317,7 @@ class Reader:
         # thrown, only a throw read short pays for it
         found = sum(s.probs[BACKGROUND] < 0.5 for s in spots)
         looks = not least or found < least
-        own = self._own_look(image, tray, allowed, spots, pressed) if looks else []
+        own = self._own_look(image, allowed, spots, pressed) if looks else []
         if own:
             spots = spots + own
             seen = np.concatenate([seen, [(*s.centre, s.side) for s in own]]).astype(np.float32)
@@ -367,13 +367,12 @@ class Reader:
     def _own_look(
         self,
         image: np.ndarray,
-        area: tuple[int, int, int, int],
         allowed: np.ndarray,
         spots: list[_Spot],
         marks_seen: list[np.ndarray] | None = None,
     ) -> list[_Spot]:
-        """Dice that a taught set's own look (``DiceProfile.look``) marks in
-        ``area`` away from every spot already named, named as the finder's faint spots
+        """Dice that a taught set's own look (``DiceProfile.look``) marks on the tray
+        (``sweep``) away from every spot already named, named as the finder's faint spots
         are: where the finder never saw the set's bodies, it leaves some unmarked throw
         after throw. ``marks_seen`` holds the marks of a frame of the same press swept
         before (the dice lie still between its frames: one sweep a press), or gets this
@@ -386,11 +385,7 @@ class Reader:
         if marks_seen:
             centres = marks_seen[0]
         else:
-            net = self._sweeper(self.profile.kind or "")
-            if net is None:
-                return []
-            sweep = swept(net, image, area, FACE_INPUT / (CROP_SPAN * size.side))
-            centres = marks(look, sweep, size.side)
+            centres = marks(look, self.sweep(image, size.side, self.profile.kind), size.side)
             if marks_seen is not None:
                 marks_seen.append(centres)
         sides = np.full(len(centres), size.side, np.float32)
@@ -399,8 +394,7 @@ class Reader:
         if not new.any():
             return []
         heats = np.full(int(new.sum()), LOOK_HEAT)
-        inside = centres[new] - np.array(area[:2], np.float32)
-        return self._named(image, area, inside, sides[new], heats, allowed)
+        return self._named(image, (0, 0, width, height), centres[new], sides[new], heats, allowed)
 
     def _taught_side(self, width: int, height: int) -> float:
         """The side (frame px) of the taught set's dice in a frame this size, or 0 where
@@ -1089,8 +1083,8 @@ def apart(
     known_sides: np.ndarray,
     share: float = SAME_DIE,
 ) -> np.ndarray:
-    """Which spots (``centres`` (n, 2), ``sides``) lie SAME_DIE x the larger side or more
-    from every ``known`` spot: a second finder's peak on a spot the first one marked is
+    """Which spots (``centres`` (n, 2), ``sides``) lie ``share`` (SAME_DIE) x the larger
+    side or more from every ``known`` spot: a second finder's peak on a spot the first one marked is
     that spot, already named (a die, or judged none)."""
     if not len(centres) or not len(known):
         return np.ones(len(centres), bool)

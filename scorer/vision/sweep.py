@@ -57,6 +57,11 @@ class Sweep:
     rows: np.ndarray
     centres: np.ndarray
 
+    @classmethod
+    def nothing(cls) -> Sweep:
+        """No window: a tray smaller than one crop, or a network without its ``map``."""
+        return cls(np.zeros((0, 0), np.float32), np.zeros((0, 2), np.float32))
+
 
 def swept(
     net: cv2.dnn.Net, image: np.ndarray, area: tuple[int, int, int, int], scale: float
@@ -69,7 +74,7 @@ def swept(
     small = cv2.resize(part, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
     height, width = (small.shape[0] // STRIDE) * STRIDE, (small.shape[1] // STRIDE) * STRIDE
     if height < STRIDE * CELLS or width < STRIDE * CELLS:
-        return Sweep(np.zeros((0, 0), np.float32), np.zeros((0, 2), np.float32))
+        return Sweep.nothing()
     blob = small[:height, :width].astype(np.float32).transpose(2, 0, 1)[None] / 255.0
     net.setInput(np.ascontiguousarray(blob))
     cells = np.asarray(net.forward(MAP), np.float32)[0]
