@@ -18,6 +18,7 @@ import pytest
 from scorer.cli import main
 from scorer.dice import BACKGROUND, class_face, face_class
 from scorer.errors import ScorerError
+from scorer.render import scene
 from scorer.render.art import (
     HELD_OUT_ART,
     TEXELS,
@@ -30,7 +31,9 @@ from scorer.render.scene import (
     FAMILIES,
     HELD_OUT_FAMILIES,
     HELD_OUT_TRAY_COLOURS,
+    RANDOM_TYPESET,
     TRAY_COLOURS,
+    BadRender,
     render_scene,
     render_throw,
     write_dataset,
@@ -325,6 +328,49 @@ def test_random_art_is_the_same_for_the_same_seed_and_varies_between_seeds(face:
     assert len({art.body for art in first}) == 20
     assert len({art.inks for art in first}) >= 10
     assert all(art.face == face and art.name == f"random-{face}" for art in first)
+
+
+def test_random_art_given_fonts_sets_its_ranks_in_one_and_draws_the_rest_as_before() -> None:
+    # given twenty seeds, each drawn without fonts and with two
+    fonts = ("a.ttf", "b.ttf")
+    for seed in range(20):
+        plain = random_art(np.random.default_rng(seed), "card")
+        typeset = random_art(np.random.default_rng(seed), "card", fonts)
+        # then the family is the same but for its typeface: the Hershey stream is kept
+        assert plain.typeface == ""
+        assert typeset.typeface in fonts
+        assert dataclasses.replace(typeset, typeface="") == plain
+    # and pip dice have no ranks to set
+    assert random_art(np.random.default_rng(0), "pips", fonts).typeface == ""
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="TrueType text is OpenCV 5's")
+def test_ranks_set_in_a_typeface_each_lie_in_the_face_and_differ() -> None:
+    # given a letters family, and the same family set in OpenCV's own sans typeface
+    hershey = FAMILIES["cards-ivory-letters"]
+    typeset = dataclasses.replace(hershey, typeface="sans")
+    inks = [face_art(typeset, v)[1] for v in range(1, 7)]
+    for value, ink in enumerate(inks, 1):
+        # then every rank is printed, inside the face's middle, not the Hershey glyph
+        assert 0.02 < float(ink.mean()) < 0.5
+        ys, xs = np.nonzero(ink > 0.5)
+        assert xs.min() > 0.1 * TEXELS and xs.max() < 0.9 * TEXELS
+        assert ys.min() > 0.1 * TEXELS and ys.max() < 0.9 * TEXELS
+        assert np.abs(ink - face_art(hershey, value)[1]).mean() > 0.01
+    # and the six ranks differ from each other
+    for i in range(6):
+        for j in range(i + 1, 6):
+            assert np.abs(inks[i] - inks[j]).mean() > 0.01
+
+
+def test_the_typeset_family_without_fonts_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # given a machine without the train extra's fonts
+    monkeypatch.setattr(scene, "typefaces", lambda: ())
+    # when a throw of typeset poker dice is rendered, then it is refused with the remedy
+    with pytest.raises(BadRender, match="train extra"):
+        render_throw(np.random.default_rng(0), 3, kind="cards", family=RANDOM_TYPESET)
 
 
 def test_a_random_throw_renders_the_same_photo_for_the_same_seed() -> None:

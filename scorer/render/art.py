@@ -13,8 +13,11 @@ is a rank, and so reads the held-out families too.
 from __future__ import annotations
 
 import colorsys
+import importlib.util
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -50,6 +53,8 @@ class DieArt:
     inks: tuple[Colour, ...]
     layout: str = "pips"
     font: int = cv2.FONT_HERSHEY_DUPLEX
+    # A TrueType font file the ranks are set in instead of ``font`` (``typefaces``); "" none.
+    typeface: str = ""
     italic: bool = False
     weight: float = 1.0  # stroke weight of ranks, relative to the font's normal
     pip_size: float = 0.09  # pip radius, as a fraction of the face
@@ -290,6 +295,8 @@ def _text_cover(
     size: int, text: str, art: DieArt, box: tuple[float, float, float, float]
 ) -> np.ndarray:
     """Coverage of ``text`` fitted into ``box`` (x, y, w, h) in the family's font."""
+    if art.typeface:
+        return _typeset_cover(size, text, art, box)
     font = art.font | (cv2.FONT_ITALIC if art.italic else 0)
     x, y, w, h = box
     base_thick = max(1, round(art.weight * size / 40))
@@ -301,6 +308,48 @@ def _text_cover(
     org = (round((x + (w - tw) / 2) * 4), round((y + (h + th) / 2) * 4))
     cv2.putText(big, text, org, font, scale * 4, 255, thick * 4, cv2.LINE_AA)
     return cv2.resize(big, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+
+
+def _typeset_cover(
+    size: int, text: str, art: DieArt, box: tuple[float, float, float, float]
+) -> np.ndarray:
+    """``_text_cover`` in a TrueType font: the text set large, its ink's bounds fitted
+    into ``box`` as the Hershey text is, its strokes made bolder or lighter by ``weight``."""
+    big = np.zeros((TYPESET_PX * 2, TYPESET_PX * len(text) * 2), np.uint8)
+    cv2.putText(
+        big, text, (TYPESET_PX // 2, TYPESET_PX * 3 // 2), 255, _font_face(art.typeface), TYPESET_PX
+    )
+    stroke = round((art.weight - 1.0) * TYPESET_PX / 24)
+    if stroke:
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * abs(stroke) + 1,) * 2)
+        big = (cv2.dilate if stroke > 0 else cv2.erode)(big, disc)
+    x0, y0, tw, th = cv2.boundingRect(big)
+    if tw == 0 or th == 0:
+        raise ValueError(f"the typeface {art.typeface!r} draws no ink for {text!r}")
+    x, y, w, h = box
+    scale = min(w / tw, h / th) * 4  # drawn at 4x and shrunk, as the Hershey text is
+    out = np.zeros((size * 4, size * 4), np.uint8)
+    gw, gh = max(1, round(tw * scale)), max(1, round(th * scale))
+    glyphs = cv2.resize(big[y0 : y0 + th, x0 : x0 + tw], (gw, gh), interpolation=cv2.INTER_AREA)
+    left = round((x + w / 2) * 4 - gw / 2)
+    top = round((y + h / 2) * 4 - gh / 2)
+    sx0, sy0 = max(0, -left), max(0, -top)
+    dx0, dy0 = max(0, left), max(0, top)
+    dx1, dy1 = min(size * 4, left + gw), min(size * 4, top + gh)
+    if dx1 > dx0 and dy1 > dy0:
+        out[dy0:dy1, dx0:dx1] = glyphs[sy0 : sy0 + dy1 - dy0, sx0 : sx0 + dx1 - dx0]
+    return cv2.resize(out, (size, size), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
+
+
+#: The height in px ranks are set at before they are fitted to their box.
+TYPESET_PX = 96
+
+
+@lru_cache(maxsize=64)
+def _font_face(path: str) -> object:
+    if not hasattr(cv2, "FontFace"):
+        raise ValueError(f"OpenCV {cv2.__version__} sets no TrueType text: 5.0 or later does")
+    return cv2.FontFace(path)
 
 
 def _rank_box(
@@ -488,6 +537,42 @@ RANDOM_FONTS: tuple[tuple[int, float], ...] = (
     (cv2.FONT_HERSHEY_COMPLEX_SMALL, 0.8),
     (cv2.FONT_HERSHEY_SCRIPT_SIMPLEX, 0.25),
 )
+#: TrueType fonts a random family may set its ranks in (``typefaces``): the fonts that ship
+#: with matplotlib (DejaVu: Bitstream Vera license; STIX: SIL OFL 1.1; Computer Modern:
+#: Knuth's free license as BaKoMa's TrueType). The monospaced ones are left out: a
+#: monospaced alphabet is a held-out family of the 3D renders (``vision_models/render3d``).
+TYPESET_FONTS: tuple[str, ...] = (
+    "DejaVuSans.ttf",
+    "DejaVuSans-Bold.ttf",
+    "DejaVuSans-Oblique.ttf",
+    "DejaVuSans-BoldOblique.ttf",
+    "DejaVuSerif.ttf",
+    "DejaVuSerif-Bold.ttf",
+    "DejaVuSerif-Italic.ttf",
+    "DejaVuSerif-BoldItalic.ttf",
+    "STIXGeneral.ttf",
+    "STIXGeneralBol.ttf",
+    "STIXGeneralItalic.ttf",
+    "STIXGeneralBolIta.ttf",
+    "cmr10.ttf",
+    "cmb10.ttf",
+    "cmss10.ttf",
+    "cmti10.ttf",
+    "cmmi10.ttf",
+)
+
+
+def typefaces() -> tuple[str, ...]:
+    """Paths of :data:`TYPESET_FONTS` where matplotlib (the ``train`` extra) is installed,
+    else none: the Pi never sets type, training does (``scorer.render.RANDOM_TYPESET``)."""
+    spec = importlib.util.find_spec("matplotlib")
+    if spec is None or not spec.submodule_search_locations or not hasattr(cv2, "FontFace"):
+        return ()
+    folder = Path(next(iter(spec.submodule_search_locations))) / "mpl-data" / "fonts" / "ttf"
+    found = tuple(str(folder / name) for name in TYPESET_FONTS if (folder / name).is_file())
+    return found if len(found) == len(TYPESET_FONTS) else ()
+
+
 #: Ink that contrasts this little with the body (CIE76 colour difference) is replaced, and
 #: so is ink of too like a lightness (Lab L, 0..100): makers print to be read in any light.
 MIN_INK_CONTRAST = 45.0
@@ -575,11 +660,13 @@ def _random_inks(rng: np.random.Generator, body: Colour, face: str) -> tuple[Col
     return tuple(_legible(ink, body) for ink in inks)
 
 
-def random_art(rng: np.random.Generator, face: str) -> DieArt:
+def random_art(rng: np.random.Generator, face: str, fonts_from: Sequence[str] = ()) -> DieArt:
     """A make of dice never seen before: colours, font, layout and finish all drawn at random.
 
     ``face`` is ``"pips"`` or ``"card"``. Every ink stands out from the body by at least
-    :data:`MIN_INK_CONTRAST`, and no card is printed in the held-out script font.
+    :data:`MIN_INK_CONTRAST`, and no card is printed in the held-out script font. Given
+    TrueType fonts (``typefaces``), a card family sets its ranks in one of them: the
+    Hershey fonts alone are seven shapes of a rank, and a reader learns their shapes.
     """
     if face not in ("pips", "card"):
         raise ValueError(f"face must be 'pips' or 'card', not {face!r}")
@@ -637,5 +724,7 @@ def random_art(rng: np.random.Generator, face: str) -> DieArt:
         court_index_scale=float(rng.uniform(0.85, 1.6)),
         ace_suit=str(rng.choice(("spade", "spade", "heart", "club", "diamond"))),
         ace_scale=float(rng.uniform(0.75, 1.15)),
+        # drawn last, and only given fonts: the Hershey families' stream stays as it was
+        typeface=str(fonts_from[rng.integers(len(fonts_from))]) if fonts_from else "",
         **finish,  # type: ignore[arg-type]
     )

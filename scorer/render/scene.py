@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import csv
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -38,6 +38,7 @@ from scorer.render.art import (
     DieArt,
     face_art,
     random_art,
+    typefaces,
 )
 
 KINDS: tuple[str, ...] = ("pips", "cards", "mixed")
@@ -46,6 +47,9 @@ FAMILIES: dict[str, DieArt] = {art.name: art for art in TRAIN_ART}
 HELD_OUT_FAMILIES: dict[str, DieArt] = {art.name: art for art in HELD_OUT_ART}
 #: ``family=RANDOM`` paints every throw's dice in freshly drawn art (:func:`random_art`).
 RANDOM = "random"
+#: ``family=RANDOM_TYPESET``: as ``RANDOM``, poker dice with ranks set in TrueType fonts
+#: (:func:`typefaces`: training only, where matplotlib's fonts are installed).
+RANDOM_TYPESET = "random-typeset"
 
 DIE_MM = 16.0  # side of a die; the camera's distance sets how many pixels that is
 Label = tuple[str, int, tuple[int, int, int, int]]
@@ -229,6 +233,14 @@ def _pick_arts(
 ) -> list[DieArt]:
     if family == RANDOM:
         return _pick_random_arts(rng, n, kind, held_out)
+    if family == RANDOM_TYPESET:
+        fonts = typefaces()
+        if not fonts:
+            raise BadRender(
+                "family 'random-typeset' sets ranks in matplotlib's fonts with OpenCV 5's "
+                "TrueType text: install the train extra (pip install -e '.[train]')"
+            )
+        return _pick_random_arts(rng, n, kind, held_out, fonts)
     if family is not None:
         art = FAMILIES.get(family) or HELD_OUT_FAMILIES.get(family)
         if art is None:
@@ -246,7 +258,9 @@ def _pick_arts(
     return [pool[i] for i in rng.integers(len(pool), size=n)]
 
 
-def _pick_random_arts(rng: np.random.Generator, n: int, kind: str, held_out: bool) -> list[DieArt]:
+def _pick_random_arts(
+    rng: np.random.Generator, n: int, kind: str, held_out: bool, fonts: Sequence[str] = ()
+) -> list[DieArt]:
     """Fresh art for a throw: one matched set (65 %) or a new make for every die."""
     if held_out:
         raise BadRender(
@@ -256,7 +270,7 @@ def _pick_random_arts(rng: np.random.Generator, n: int, kind: str, held_out: boo
 
     def draw() -> DieArt:
         face = {"pips": "pips", "cards": "card"}.get(kind) or ("pips", "card")[rng.integers(2)]
-        return random_art(rng, face)
+        return random_art(rng, face, fonts)
 
     if rng.random() < 0.65:
         return [draw()] * n

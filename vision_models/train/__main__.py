@@ -24,6 +24,8 @@ import numpy as np
 import torch
 
 from scorer.dice import CARDS
+from scorer.render import RANDOM, RANDOM_TYPESET
+from scorer.render.art import typefaces
 from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN
 from vision_models.train import data, fit
 from vision_models.train.nets import FACE_INPUT, FINDER_INPUT, DieFinder, FaceNet
@@ -139,6 +141,12 @@ def main(argv: list[str] | None = None) -> int:
         "card dice and on every photo's bits of table",
     )
     parser.add_argument(
+        "--typeset",
+        action="store_true",
+        help="a third of the rendered throws set their poker dice's ranks in TrueType fonts "
+        "(scorer.render.RANDOM_TYPESET; the train extra's matplotlib ships them)",
+    )
+    parser.add_argument(
         "--finder-kind",
         choices=("any", "pips"),
         default="any",
@@ -192,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
             f"no {' or '.join(missing)} in {data.SHARED}: the shared photo sets must lie "
             "beside the repository (../shared/datasets)"
         )
+    if args.typeset and not typefaces():
+        parser.error("--typeset: no TrueType fonts (pip install -e '.[train]': matplotlib's)")
     cached = data.render3d_cached() if args.render3d else 0
     if args.render3d and cached < args.render3d:  # before any folder or minutes of loading
         parser.error(
@@ -212,7 +222,8 @@ def main(argv: list[str] | None = None) -> int:
 
     real = data.load_real("train")
     crops = data.load_crops()
-    rendered = data.load_rendered(args.rendered, SEED + 1)
+    families = [RANDOM, RANDOM_TYPESET, None] if args.typeset else None
+    rendered = data.load_rendered(args.rendered, SEED + 1, families)
     physical = data.load_render3d(args.render3d) if args.render3d != 0 else []
     log(
         f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered, "
@@ -351,6 +362,7 @@ def main(argv: list[str] | None = None) -> int:
         report[name] = {
             "steps": args.faces_steps,
             "width": args.faces_width,
+            "typeset": args.typeset,
             "render3d_min_side": args.render3d_min_side,
             "keep": str(args.faces_keep) if args.faces_keep else None,
             "blend": shares[0],
