@@ -366,10 +366,10 @@ def test_ranks_set_in_a_typeface_each_lie_in_the_face_and_differ() -> None:
 def test_the_typeset_family_without_fonts_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # given a machine without the train extra's fonts
+    # given a machine without matplotlib's fonts
     monkeypatch.setattr(scene, "typefaces", lambda: ())
     # when a throw of typeset poker dice is rendered, then it is refused with the remedy
-    with pytest.raises(BadRender, match="train extra"):
+    with pytest.raises(BadRender, match="pip install matplotlib"):
         render_throw(np.random.default_rng(0), 3, kind="cards", family=RANDOM_TYPESET)
 
 

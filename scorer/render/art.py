@@ -563,7 +563,7 @@ TYPESET_FONTS: tuple[str, ...] = (
 
 
 def typefaces() -> tuple[str, ...]:
-    """Paths of :data:`TYPESET_FONTS` where matplotlib (the ``train`` extra) is installed,
+    """Paths of :data:`TYPESET_FONTS` where matplotlib is installed (training only),
     else none: the Pi never sets type, training does (``scorer.render.RANDOM_TYPESET``)."""
     spec = importlib.util.find_spec("matplotlib")
     if spec is None or not spec.submodule_search_locations or not hasattr(cv2, "FontFace"):

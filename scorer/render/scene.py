@@ -238,7 +238,7 @@ def _pick_arts(
         if not fonts:
             raise BadRender(
                 "family 'random-typeset' sets ranks in matplotlib's fonts with OpenCV 5's "
-                "TrueType text: install the train extra (pip install -e '.[train]')"
+                "TrueType text: pip install matplotlib (training only), on OpenCV 5 or later"
             )
         return _pick_random_arts(rng, n, kind, held_out, fonts)
     if family is not None:

@@ -144,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
         "--typeset",
         action="store_true",
         help="a third of the rendered throws set their poker dice's ranks in TrueType fonts "
-        "(scorer.render.RANDOM_TYPESET; the train extra's matplotlib ships them)",
+        "(scorer.render.RANDOM_TYPESET: matplotlib's, `pip install matplotlib`)",
     )
     parser.add_argument(
         "--finder-kind",
@@ -201,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
             "beside the repository (../shared/datasets)"
         )
     if args.typeset and not typefaces():
-        parser.error("--typeset: no TrueType fonts (pip install -e '.[train]': matplotlib's)")
+        parser.error("--typeset: no TrueType fonts: pip install matplotlib (OpenCV 5 or later)")
     cached = data.render3d_cached() if args.render3d else 0
     if args.render3d and cached < args.render3d:  # before any folder or minutes of loading
         parser.error(
