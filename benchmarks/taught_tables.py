@@ -42,6 +42,7 @@ class Figures:
     extra: int = 0
     sure: int = 0
     wrong: int = 0
+    wrong_extra: int = 0  # of the confident and wrong, spots that are no labelled die
 
     def __add__(self, other: Figures) -> Figures:
         return Figures(*(getattr(self, f) + getattr(other, f) for f in self.__dataclass_fields__))
@@ -51,6 +52,7 @@ class Figures:
         return (
             f"{self.right:4d}/{self.labelled:<4d} {share:6.2f} %  missed {self.missed:3d}  "
             f"extra {self.extra:3d}  sure & wrong {self.wrong:2d} of {self.sure}"
+            f" ({self.wrong_extra} extra)"
         )
 
 
@@ -74,6 +76,7 @@ def figures(report: object) -> Figures:
         report.extra,  # type: ignore[attr-defined]
         sure,
         wrong,
+        report.confident_extra(),  # type: ignore[attr-defined]
     )
 
 
@@ -99,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
         print("taught tables: none rendered; `python -m vision_models.render3d --table N ...`")
         return 0
     sums: dict[str, tuple[Figures, Figures]] = {}
-    print(f"{'table':18s} {'untaught':58s} taught")
+    print(f"{'table':18s} {'untaught':69s} taught")
     for folder, kind in found:
         photos = load_split(folder, "test")
         n = TAUGHT[kind]
@@ -111,11 +114,11 @@ def main(argv: list[str] | None = None) -> int:
             teach_photos(reader, profile, photos[:n], f"{folder.name}/test")
             reader.profile = profile
             taught = figures(evaluate(read, photos[n:], told=args.told))
-        print(f"{folder.name:18s} {untaught!s:58s} {taught}")
+        print(f"{folder.name:18s} {untaught!s:69s} {taught}")
         before, after = sums.get(kind, (Figures(), Figures()))
         sums[kind] = (before + untaught, after + taught)
     for kind, (untaught, taught) in sums.items():
-        print(f"{'all ' + kind:18s} {untaught!s:58s} {taught}")
+        print(f"{'all ' + kind:18s} {untaught!s:69s} {taught}")
     return 0
 
 
