@@ -914,12 +914,13 @@ class Table:
             return self._uncrop(reading, frame)
 
         mine = (v for v in views if v[0] in profile.sources())
-        scores = trials(profile, islice(mine, JUDGED_PHOTOS), read, self._reader_lock)
+        seen: dict[str, Any] = {}
+        scores = trials(profile, islice(mine, JUDGED_PHOTOS), read, self._reader_lock, seen)
         with self._reader_lock:
             if self.dice_sets.editable(set_id, self.reader) is not profile:
                 return
             if scores:
-                record_trials(profile, scores)
+                record_trials(profile, scores, seen)
                 self.dice_sets.save(set_id, profile)
 
     def _teach_frame(self, profile: Any, frame: Any, dice: Sequence[Any], source: str) -> int:

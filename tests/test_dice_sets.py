@@ -134,6 +134,11 @@ def test_given_a_game_with_a_set_when_a_misread_six_is_corrected_and_written_the
     # without, and the trials kept with the set (its dice all found either way)
     assert set(profile.trials) == profile.sources() and len(profile.trials) == 2
     assert all(t["sized"] == t["unsized"] >= 4 for t in profile.trials.values())
+    # with how sure each die those trials read was, and whether it was read right
+    assert set(profile.seen) == profile.sources()
+    for trial in profile.seen.values():
+        assert all(0.0 <= sure <= 1.0 and right in (0.0, 1.0) for sure, right in trial["sized"])
+        assert sum(right for _, right in trial["sized"]) >= 4
     # and the next turn reads the logo sixes of a fresh throw right
     state = play_throw(table, camera, game_id, 21, [6, 4, 6, 2, 1])
     assert [d["value"] for d in state["dice"]] == [6, 4, 6, 2, 1]
@@ -143,7 +148,7 @@ def test_given_a_game_with_a_set_when_a_misread_six_is_corrected_and_written_the
     table.settle_learning()
     profile = table.dice_sets.profile(set_id, table.reader)
     assert len(profile) == 5 and len(profile.sources()) == 1
-    assert set(profile.trials) == profile.sources()
+    assert set(profile.trials) == profile.sources() == set(profile.seen)
 
 
 def settle(table: Table, game_id: int, read: list[int], values: list[int]) -> None:

@@ -26,13 +26,16 @@ from scorer.vision.profile import (
     GRID,
     MAX_PER_FACE,
     POOLED,
+    SURENESS_DICE,
     DiceProfile,
     ProfileError,
     doubted,
     model_digest,
+    sured,
 )
 from scorer.vision.reader import Reader, default_model_dir, load_net
-from scorer.vision.teaching import TaughtDie, named_dice, open_profile, teach_dice
+from scorer.vision.reading import Die, Reading
+from scorer.vision.teaching import TaughtDie, dice_seen, named_dice, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
 
 pytestmark = pytest.mark.skipif(
@@ -179,7 +182,7 @@ def test_given_a_profile_of_another_face_network_when_loaded_then_migrated(reade
 
 @pytest.mark.parametrize(
     "damage",
-    ["truncated", "garbage", "empty", "newer", "labels", "trials"],
+    ["truncated", "garbage", "empty", "newer", "labels", "trials", "seen"],
 )
 def test_given_a_damaged_profile_when_loaded_then_a_clear_error(reader, tmp_path, damage):
     # given a saved profile, then damaged
@@ -200,6 +203,8 @@ def test_given_a_damaged_profile_when_loaded_then_a_clear_error(reader, tmp_path
             meta["format"] = 99
         elif damage == "trials":
             meta["trials"] = {"throw 10": {"sized": "many"}}
+        elif damage == "seen":
+            meta["seen"] = {"throw 10": {"sized": [[1.5, 1]]}}
         else:
             meta["examples"] = meta["examples"][:3]
         parts["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
@@ -216,6 +221,7 @@ def test_given_a_damaged_profile_when_loaded_then_a_clear_error(reader, tmp_path
         "newer": "newer scorer",
         "labels": "damaged",
         "trials": "trials of the set's size",
+        "seen": "trials' dice",
     }[damage]
     assert expected in message
 
@@ -607,3 +613,87 @@ def test_given_a_spot_named_no_die_on_a_die_when_taught_then_left_out(reader):
     # then the spot on the die is left out (its crop shows the die), the one clear of it kept
     assert taught_count == 3
     assert profile.counts()[BACKGROUND] == 1
+
+
+# ------------------------------------------------------------------ how sure a set may be
+
+
+def _seen(sure: float, right: int, wrong: int) -> dict[str, list[list[float]]]:
+    rows = [[sure, 1.0]] * right + [[sure, 0.0]] * wrong
+    return {"sized": rows, "unsized": rows}
+
+
+def test_given_trials_that_read_sure_dice_wrong_when_weighed_then_the_set_is_less_sure(reader):
+    # given a taught set whose trials read 24 dice at 0.97, a quarter of them wrong
+    profile = taught(reader)
+    for source in ("throw 10", "throw 11"):
+        profile.record(source, {"sized": 5, "unsized": 5}, _seen(0.97, 9, 3))
+    # then it tells its readings less surely, a sure 0.97 now under 0.8
+    assert profile.temperature > 1.0
+    assert float(sured(0.97, profile.temperature)) < 0.8
+    # and a trial of it reads as the networks say
+    assert profile.tried(True, "throw 10").temperature == 1.0
+    # when the trials had read them all right, it is as sure as its networks
+    for source in ("throw 10", "throw 11"):
+        profile.record(source, {"sized": 5, "unsized": 5}, _seen(0.97, 12, 0))
+    assert profile.temperature == 1.0
+
+
+def test_given_few_dice_tried_when_weighed_then_no_temperature(reader):
+    # given trials of fewer than SURENESS_DICE dice, every one read wrong
+    profile = taught(reader)
+    profile.record("throw 10", {"sized": 0, "unsized": 0}, _seen(0.99, 0, SURENESS_DICE - 1))
+    # then the set says nothing yet of how sure it may be
+    assert profile.temperature == 1.0
+
+
+def test_given_a_sureness_when_saved_loaded_or_undone_then_kept_or_gone(reader, tmp_path):
+    # given a set that has learnt to be less sure, saved and loaded again
+    profile = taught(reader)
+    for source in ("throw 10", "throw 11"):
+        profile.record(source, {"sized": 5, "unsized": 5}, _seen(0.97, 9, 3))
+    profile.save(tmp_path / "logo")
+    again = open_profile(tmp_path / "logo", reader)
+    # then it is as sure as before
+    assert again.seen == profile.seen and again.temperature == profile.temperature > 1.0
+    # when one throw is undone, its trial's dice go with it; with both, the sureness
+    again.forget("throw 11")
+    assert set(again.seen) == {"throw 10"}
+    again.forget("throw 10")
+    assert again.seen == {} and again.temperature == 1.0
+
+
+def test_given_a_less_sure_set_when_it_reads_then_the_same_faces_less_surely(reader, monkeypatch):
+    # given a taught set and a throw it reads
+    profile = taught(reader)
+    image, _ = logo_throw([6, 4, 6, 2, 1], 23)
+    reader.profile = profile
+    sure = reader.read(image)
+    # when its trials have found its readings surer than they were right
+    monkeypatch.setattr(DiceProfile, "temperature", property(lambda self: 2.0))
+    told = reader.read(image)
+    reader.profile = None
+    # then it reads the same faces where they lie, each less surely (as ``sured`` says)
+    assert told.values == sure.values and [d.box for d in told.dice] == [d.box for d in sure.dice]
+    for a, b in zip(sure.dice, told.dice, strict=True):
+        assert b.confidence == pytest.approx(float(sured(a.confidence, 2.0)))
+        assert b.confidence <= a.confidence
+
+
+def test_given_a_trial_reading_when_its_dice_are_seen_then_each_right_or_not():
+    # given three named dice and a reading of one right, one wrong, and one where none is
+    named = [
+        TaughtDie((50.0, 50.0), 40.0, face_class("pips", 3), False),
+        TaughtDie((150.0, 50.0), 40.0, face_class("pips", 5), False),
+        TaughtDie((250.0, 50.0), 40.0, face_class("pips", 2), False),
+    ]
+    reading = Reading(
+        (
+            Die(3, "pips", 0.9, (30, 30, 40, 40)),
+            Die(6, "pips", 0.8, (130, 30, 40, 40)),
+            Die(1, "pips", 0.7, (330, 130, 40, 40)),
+        ),
+        1.0,
+    )
+    # then each read die is its confidence and whether it was read right
+    assert dice_seen(named, reading) == [[0.9, 1.0], [0.8, 0.0], [0.7, 0.0]]

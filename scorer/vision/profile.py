@@ -138,6 +138,10 @@ ONE = face_class("pips", 1)
 #: A taught photo's trial (``DiceProfile.trials``): its dice read right, less the extra
 #: dice found, with the set's size and without it.
 TRIAL = ("sized", "unsized")
+#: Temperatures a set may put on its confidences (``sureness``), and how many dice its
+#: trials must have read before it does: never surer than the networks, and not on a few.
+TEMPERATURES = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
+SURENESS_DICE = 12
 #: The windows of the set's own look are kept for this many newest taught photos (512
 #: numbers a window, 150-250 windows a photo: about 2 MB at most).
 LOOK_PHOTOS = 12
@@ -212,6 +216,9 @@ class DiceProfile:
         #: per taught photo's source: TRIAL -> its dice read right less extra dice found,
         #: read without what it taught (``teaching.judge``); and whether they chose the size
         self.trials: dict[str, dict[str, int]] = {}
+        #: per taught photo's source: TRIAL -> each die that trial read, as [confidence,
+        #: right] (a die where none is named: not right): how sure the set may be
+        self.seen: dict[str, dict[str, list[list[float]]]] = {}
         self.uses_size = True
         #: the windows of the set's own look: features (n, 512), on a die or not, source
         self._look_rows = np.zeros((0, 0), np.float32)
@@ -340,6 +347,7 @@ class DiceProfile:
         size and the use of the size chosen again."""
         sources = self.sources()
         self.trials = {s: t for s, t in self.trials.items() if s in sources}
+        self.seen = {s: t for s, t in self.seen.items() if s in sources}
         self.calibrate()
         self.measure()
         self.choose()
@@ -420,13 +428,20 @@ class DiceProfile:
         trial.size = self._measured(without)
         return trial
 
-    def record(self, source: str, scores: dict[str, int]) -> None:
+    def record(
+        self,
+        source: str,
+        scores: dict[str, int],
+        seen: dict[str, list[list[float]]] | None = None,
+    ) -> None:
         """Keep a taught photo's trial (TRIAL -> dice read right less extra) and choose
         again whether to use the size (a source of several photos, a turn of several throws,
         scores their sum)."""
         if set(scores) != set(TRIAL):
             raise ProfileError(f"a trial scores {' and '.join(TRIAL)}")
         self.trials[source] = {k: int(v) for k, v in scores.items()}
+        if seen is not None:
+            self.seen[source] = _seen_of({source: seen}, Path(source))[source]
         self.choose()
 
     def choose(self) -> bool:
@@ -434,6 +449,28 @@ class DiceProfile:
         sized, unsized = (sum(t[k] for t in self.trials.values()) for k in TRIAL)
         self.uses_size = sized >= unsized
         return self.uses_size
+
+    @property
+    def temperature(self) -> float:
+        """How much less sure than its networks a reading with this set should say it is
+        (``sured``): fitted on the dice its trials read (each taught photo without itself,
+        by the trial it reads by: with its size or without), the likeliest of TEMPERATURES
+        for whether each was right; 1 until they read SURENESS_DICE dice. Its own taught
+        crops would flatter the vote; its trials' photos were not taught when read."""
+        if self._without is not None:  # a trial reads as the networks say (``tried``)
+            return 1.0
+        key = TRIAL[0] if self.uses_size and self.size is not None else TRIAL[1]
+        rows = [r for t in self.seen.values() for r in t.get(key, [])]
+        if len(rows) < SURENESS_DICE:
+            return 1.0
+        sure = np.clip(np.array([r[0] for r in rows], np.float64), 1e-6, 1 - 1e-6)
+        right = np.array([r[1] for r in rows], bool)
+
+        def likelihood(t: float) -> float:
+            told = sured(sure, t)
+            return float(np.log(np.where(right, told, 1.0 - told)).sum())
+
+        return max(TEMPERATURES, key=likelihood)
 
     # ------------------------------------------------------------------ reading
 
@@ -529,6 +566,7 @@ class DiceProfile:
                 for e in self.examples
             ],
             "trials": self.trials,
+            "seen": self.seen,
             "looks": self._look_sources,
         }
         crops = (
@@ -635,6 +673,7 @@ class DiceProfile:
         profile._features = _unit(features.astype(np.float32))
         profile._probs = probs.astype(np.float32)
         profile.trials = _trials_of(meta.get("trials", {}), path)
+        profile.seen = _seen_of(meta.get("seen", {}), path)
         if look is not None:
             sources = meta.get("looks")
             if (
@@ -652,6 +691,40 @@ class DiceProfile:
         profile.measure()
         profile.choose()
         return profile
+
+
+def _seen_of(rows: object, path: Path) -> dict[str, dict[str, list[list[float]]]]:
+    """A stored profile's dice seen by its trials, checked: source -> TRIAL -> [confidence
+    0..1, right 0 or 1] each."""
+
+    def die(row: object) -> bool:
+        return (
+            isinstance(row, list | tuple)
+            and len(row) == 2
+            and all(isinstance(v, int | float) and not isinstance(v, bool) for v in row)
+            and 0.0 <= row[0] <= 1.0
+            and row[1] in (0, 1)
+        )
+
+    if not isinstance(rows, dict) or not all(
+        isinstance(t, dict)
+        and set(t) <= set(TRIAL)
+        and all(isinstance(d, list) and all(die(r) for r in d) for d in t.values())
+        for t in rows.values()
+    ):
+        raise ProfileError(f"{path} is damaged: its trials' dice")
+    return {
+        str(s): {k: [[float(r[0]), float(r[1])] for r in d] for k, d in t.items()}
+        for s, t in rows.items()
+    }
+
+
+def sured(confidence: np.ndarray | float, t: float) -> np.ndarray:
+    """A confidence told at temperature ``t``: its odds against the rest taken to the power
+    1 / t (t > 1: less sure; the face read is the same)."""
+    c = np.clip(np.asarray(confidence, np.float64), 1e-9, 1 - 1e-9)
+    a, b = c ** (1.0 / t), (1.0 - c) ** (1.0 / t)
+    return a / (a + b)
 
 
 def _trials_of(rows: object, path: Path) -> dict[str, dict[str, int]]:

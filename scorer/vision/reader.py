@@ -17,7 +17,7 @@ import functools
 import math
 import time
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -25,7 +25,15 @@ import numpy as np
 
 from scorer.dice import BACKGROUND, CARDS, card_rank, class_face
 from scorer.errors import ScorerError
-from scorer.vision.profile import EMBEDDING, FEATURES, GRID, OUTPUT, DiceProfile, model_digest
+from scorer.vision.profile import (
+    EMBEDDING,
+    FEATURES,
+    GRID,
+    OUTPUT,
+    DiceProfile,
+    model_digest,
+    sured,
+)
 from scorer.vision.reading import (
     BACKENDS,
     DEFAULT_THRESHOLD,
@@ -217,7 +225,7 @@ class Reader:
         allowed = face_mask(faces)
         start = time.perf_counter()
         spots = self._spots(frame, allowed, least)
-        dice = tuple(_die(s, frame_shape(frame)) for s in spots)
+        dice = self._told(tuple(_die(s, frame_shape(frame)) for s in spots))
         ms = (time.perf_counter() - start) * 1000.0
         return Reading(_ordered(dice), ms, self.threshold)
 
@@ -254,7 +262,16 @@ class Reader:
             heat = float(np.max([s.heat for s in cluster]))
             dice.append(_die(_Spot(centre, side, heat, probs), shape))
         ms = (time.perf_counter() - start) * 1000.0
-        return Reading(_ordered(tuple(dice)), ms, self.threshold)
+        return Reading(_ordered(self._told(tuple(dice))), ms, self.threshold)
+
+    def _told(self, dice: tuple[Die, ...]) -> tuple[Die, ...]:
+        """The dice as sure as the taught set has found its readings to be
+        (``DiceProfile.temperature``): the same faces, less sure where its trials read
+        sure dice wrong. Untaught, as read."""
+        t = getattr(self.profile, "temperature", 1.0)
+        if t == 1.0:
+            return dice
+        return tuple(replace(d, confidence=float(sured(d.confidence, t))) for d in dice)
 
     # ------------------------------------------------------------------ steps
 

@@ -136,6 +136,8 @@ JUDGED_PHOTOS = 8
 
 #: a taught photo as a trial reads it: its source, the photo, and its dice as named
 View = tuple[str, np.ndarray, Sequence[TaughtDie]]
+#: the dice trials read, by source and TRIAL: [confidence, right] each (``dice_seen``)
+Seen = dict[str, dict[str, list[list[float]]]]
 
 
 def judge(
@@ -151,7 +153,8 @@ def judge(
     ``read`` reads a photo with a given profile (the table's reader, under its lock). A
     photo read without itself, as cross-validation reads it: a size at which the finder
     loses the set's dice loses them on its own photos too."""
-    return record_trials(profile, trials(profile, views, read))
+    seen: Seen = {}
+    return record_trials(profile, trials(profile, views, read, seen=seen), seen)
 
 
 def trials(
@@ -159,33 +162,44 @@ def trials(
     views: Iterable[View],
     read: Callable[[DiceProfile, np.ndarray], Reading],
     lock: AbstractContextManager[object] | None = None,
+    seen: Seen | None = None,
 ) -> dict[str, dict[str, int]]:
-    """The trials of ``judge`` (source -> TRIAL -> score), not yet recorded. Reading
-    takes a while: the table passes its reader's ``lock``, held for one trial at a time
-    (the profile is looked at and read under it, as a lesson changes it under it)."""
+    """The trials of ``judge`` (source -> TRIAL -> score), not yet recorded; ``seen``
+    gets each trial's dice (``dice_seen``). Reading takes a while: the table passes its
+    reader's ``lock``, held for one trial at a time (the profile is looked at and read
+    under it, as a lesson changes it under it)."""
     scores: dict[str, dict[str, int]] = {}
     if profile.size is None:  # no size to judge: both readings would be the same
         return scores
     for source, image, dice in views:
         row: dict[str, int] = {}
+        dice_of: dict[str, list[list[float]]] = {}
         for key in TRIAL:
             with lock or nullcontext():
                 if source not in profile.sources():  # undone meanwhile: no trial
                     break
                 reading = read(profile.tried(key == "sized", source), image)
             row[key] = dice_read_right(dice, reading)
+            dice_of[key] = dice_seen(dice, reading)
         else:
             mine = scores.setdefault(source, dict.fromkeys(TRIAL, 0))
             for key, value in row.items():
                 mine[key] += value
+            if seen is not None:
+                kept = seen.setdefault(source, {k: [] for k in TRIAL})
+                for key, rows in dice_of.items():
+                    kept[key] += rows
     return scores
 
 
-def record_trials(profile: DiceProfile, scores: dict[str, dict[str, int]]) -> bool:
-    """Keep the trials of the sources the profile still holds; whether it uses its size."""
+def record_trials(
+    profile: DiceProfile, scores: dict[str, dict[str, int]], seen: Seen | None = None
+) -> bool:
+    """Keep the trials (and the dice they read, ``seen``) of the sources the profile still
+    holds; whether it uses its size."""
     for source, mine in scores.items():
         if source in profile.sources():
-            profile.record(source, mine)
+            profile.record(source, mine, (seen or {}).get(source))
     return profile.uses_size
 
 
@@ -193,7 +207,31 @@ def dice_read_right(dice: Sequence[TaughtDie], reading: Reading) -> int:
     """The named ``dice`` a reading found with their taught face, less the dice it found
     where none is named (each costs a player's tap): paired as ``evaluation.match`` pairs
     a labelled photo's dice, each named die a box of its side."""
-    named = tuple(
+    named = _as_labelled(dice)
+    pairs, _, extra = match(LabelledPhoto(Path(), named, "die"), reading)
+    right = sum(
+        (named[i].face, named[i].value) == (reading.dice[j].face, reading.dice[j].value)
+        for i, j in pairs
+    )
+    return right - len(extra)
+
+
+def dice_seen(dice: Sequence[TaughtDie], reading: Reading) -> list[list[float]]:
+    """Each die of a reading as [its confidence, 1 if it is a named die read with its
+    taught face else 0] (a die found where none is named: 0), paired as
+    ``dice_read_right`` pairs them: how sure a set's reading was, and how rightly."""
+    named = _as_labelled(dice)
+    pairs, _, _ = match(LabelledPhoto(Path(), named, "die"), reading)
+    right = {
+        j
+        for i, j in pairs
+        if (named[i].face, named[i].value) == (reading.dice[j].face, reading.dice[j].value)
+    }
+    return [[float(d.confidence), float(j in right)] for j, d in enumerate(reading.dice)]
+
+
+def _as_labelled(dice: Sequence[TaughtDie]) -> tuple[LabelledDie, ...]:
+    return tuple(
         LabelledDie(
             *class_face(d.label),
             (d.centre[0] - d.side / 2, d.centre[1] - d.side / 2, d.side, d.side),
@@ -201,12 +239,6 @@ def dice_read_right(dice: Sequence[TaughtDie], reading: Reading) -> int:
         for d in dice
         if d.label != BACKGROUND
     )
-    pairs, _, extra = match(LabelledPhoto(Path(), named, "die"), reading)
-    right = sum(
-        (named[i].face, named[i].value) == (reading.dice[j].face, reading.dice[j].value)
-        for i, j in pairs
-    )
-    return right - len(extra)
 
 
 def game_faces(profile: DiceProfile) -> str:
