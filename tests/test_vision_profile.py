@@ -288,6 +288,7 @@ def test_given_a_labelled_set_when_taught_and_evaluated_from_the_command_line_th
     # then teaching said what it saw, and the taught set reads every die right
     assert "taught 12 dice from 2 photos" in taught_line and "6 x4" in taught_line
     assert "its own look: " in taught_line and " windows of 2 photos, " in taught_line
+    assert "how sure: " in taught_line
     assert untaught["per_die"] < 0.9
     assert with_profile["per_die"] == 1.0 and with_profile["photos"] == 4
     # and card labels are refused for this pip set, with the profile left as it was

@@ -450,6 +450,12 @@ class DiceProfile:
         self.uses_size = sized >= unsized
         return self.uses_size
 
+    def trial_dice(self) -> list[list[float]]:
+        """The dice its trials read ([confidence, right] each) by the trial it reads by:
+        with its size where it uses one, else without."""
+        key = TRIAL[0] if self.uses_size and self.size is not None else TRIAL[1]
+        return [r for t in self.seen.values() for r in t.get(key, [])]
+
     @property
     def temperature(self) -> float:
         """How much less sure than its networks a reading with this set should say it is
@@ -459,8 +465,7 @@ class DiceProfile:
         crops would flatter the vote; its trials' photos were not taught when read."""
         if self._without is not None:  # a trial reads as the networks say (``tried``)
             return 1.0
-        key = TRIAL[0] if self.uses_size and self.size is not None else TRIAL[1]
-        rows = [r for t in self.seen.values() for r in t.get(key, [])]
+        rows = self.trial_dice()
         if len(rows) < SURENESS_DICE:
             return 1.0
         sure = np.clip(np.array([r[0] for r in rows], np.float64), 1e-6, 1 - 1e-6)
