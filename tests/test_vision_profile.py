@@ -640,6 +640,13 @@ def test_given_trials_that_read_sure_dice_wrong_when_weighed_then_the_set_is_les
     assert profile.temperature == 1.0
 
 
+def test_given_a_trial_of_odd_dice_when_recorded_then_refused_by_what_is_wrong(reader):
+    profile = taught(reader)
+    with pytest.raises(ProfileError, match="right 0 or 1 each"):
+        profile.record("throw 10", {"sized": 1, "unsized": 1}, {"sized": [[0.9, 2]]})
+    assert profile.seen == {} and profile.trials == {}
+
+
 def test_given_few_dice_tried_when_weighed_then_no_temperature(reader):
     # given trials of fewer than SURENESS_DICE dice, every one read wrong
     profile = taught(reader)

@@ -138,8 +138,9 @@ ONE = face_class("pips", 1)
 #: A taught photo's trial (``DiceProfile.trials``): its dice read right, less the extra
 #: dice found, with the set's size and without it.
 TRIAL = ("sized", "unsized")
-#: Temperatures a set may put on its confidences (``sureness``), and how many dice its
-#: trials must have read before it does: never surer than the networks, and not on a few.
+#: Temperatures a set may put on its confidences (``DiceProfile.temperature``), and how
+#: many dice its trials must have read before it does: never surer than the networks, and
+#: not on a few.
 TEMPERATURES = (1.0, 1.25, 1.5, 2.0, 2.5, 3.0, 4.0)
 SURENESS_DICE = 12
 #: The windows of the set's own look are kept for this many newest taught photos (512
@@ -439,9 +440,15 @@ class DiceProfile:
         scores their sum)."""
         if set(scores) != set(TRIAL):
             raise ProfileError(f"a trial scores {' and '.join(TRIAL)}")
-        self.trials[source] = {k: int(v) for k, v in scores.items()}
         if seen is not None:
-            self.seen[source] = _seen_of({source: seen}, Path(source))[source]
+            try:
+                seen = _seen_of({source: seen}, Path(source))[source]
+            except ProfileError:
+                raise ProfileError(
+                    "a trial's dice are [confidence 0..1, right 0 or 1] each"
+                ) from None
+            self.seen[source] = seen
+        self.trials[source] = {k: int(v) for k, v in scores.items()}
         self.choose()
 
     def choose(self) -> bool:
