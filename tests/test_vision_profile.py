@@ -642,7 +642,7 @@ def test_given_trials_that_read_sure_dice_wrong_when_weighed_then_the_set_is_les
 
 def test_given_a_trial_of_odd_dice_when_recorded_then_refused_by_what_is_wrong(reader):
     profile = taught(reader)
-    with pytest.raises(ProfileError, match="right 0 or 1 each"):
+    with pytest.raises(ProfileError, match="right 0 or 1"):
         profile.record("throw 10", {"sized": 1, "unsized": 1}, {"sized": [[0.9, 2]]})
     assert profile.seen == {} and profile.trials == {}
 
