@@ -1067,6 +1067,7 @@ class Table:
             "crops": len(profile) if profile is not None else 0,
             "reads": reads,
             "size": _size_of(profile),
+            "sureness": _sureness_of(profile),
             "problem": self.dice_sets.problem(set_id),
         }
 
@@ -1434,6 +1435,24 @@ def _size_of(profile: Any) -> dict[str, Any] | None:
         "side": round(float(size.side), 1),
         "frame": [int(v) for v in size.frame],
         "used": bool(getattr(profile, "uses_size", True)),
+    }
+
+
+def _sureness_of(profile: Any) -> dict[str, Any] | None:
+    """How sure the set has found its readings to be (``DiceProfile.temperature``): the dice
+    its trials read, the sure ones and those of them wrong; None before any trial."""
+    from scorer.vision.reading import DEFAULT_THRESHOLD
+
+    if profile is None or not hasattr(profile, "trial_sureness"):
+        return None
+    dice, sure, wrong = profile.trial_sureness(DEFAULT_THRESHOLD)
+    if not dice:
+        return None
+    return {
+        "temperature": float(profile.temperature),
+        "dice": dice,
+        "sure": sure,
+        "wrong": wrong,
     }
 
 

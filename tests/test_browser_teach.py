@@ -143,6 +143,15 @@ def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live
             # and says how big the dice look, and that photos are read at that size (each
             # lesson, read without itself, reads no worse with it)
             expect(summary).to_contain_text("px across: photos are read at their size.")
+            # and says it is read less surely exactly where its trials found sure dice wrong
+            (set_id,) = [s["id"] for s in table.dice_sets.list() if s["name"] == "Logo dice"]
+            sureness = table.dice_set_summary(set_id, reread=False)["sureness"]
+            told = "these dice are now read less surely"
+            if sureness and sureness["temperature"] > 1:
+                expect(summary).to_contain_text(f"{sureness['wrong']} of {sureness['sure']} sure")
+                expect(summary).to_contain_text(told)
+            else:
+                expect(summary).not_to_contain_text(told)
             page.screenshot(path=str(live["shots"] / "camera-teach.png"), full_page=True)
 
             # when a game is started on /setup with that set (offered first) and thrown
@@ -159,6 +168,20 @@ def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live
             expect(read).to_have_count(5)
             values = [read.nth(i).get_attribute("data-value") for i in range(5)]
             assert values == [str(v) for v in played]
+
+            # when the set's trials had found a quarter of its sure dice wrong
+            profile = table.dice_sets.editable(set_id, table.reader)
+            dice = [[0.97, 1.0]] * 9 + [[0.97, 0.0]] * 3
+            for source in profile.sources():
+                profile.record(source, profile.trials[source], {"sized": dice, "unsized": dice})
+            table.dice_sets.save(set_id, profile)
+            assert profile.temperature > 1
+            # then /camera says its dice are read less surely, and why
+            page.goto(url + "/camera")
+            summary = page.locator("#teach-summary")
+            wrong, sure = 3 * len(profile.sources()), 12 * len(profile.sources())
+            expect(summary).to_contain_text(f"had {wrong} of {sure} sure dice wrong")
+            expect(summary).to_contain_text(told)
         finally:
             browser.close()
 

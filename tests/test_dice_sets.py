@@ -233,6 +233,15 @@ def test_given_the_camera_page_api_when_a_set_is_taught_and_forgotten_then_summa
         "frame": [640, 640],
         "used": True,
     }
+    # and how sure the set may be: the photo read as if untaught, its sure dice counted
+    dice, sure, wrong = profile.trial_sureness(0.8)
+    assert summary["sureness"] == {
+        "temperature": profile.temperature,
+        "dice": dice,
+        "sure": sure,
+        "wrong": wrong,
+    }
+    assert dice >= 5 and 0 <= wrong <= sure <= dice
     # and card values for this pip set are refused
     refused = client.post(
         f"/api/dice-sets/{set_id}/teach",

@@ -312,6 +312,12 @@ def teach_strings() -> dict[str, str]:
             "their size: it is not used.",
             side="{side}",
         ),
+        "sureness": _(
+            "Read as if untaught, the taught photos had %(wrong)s of %(sure)s sure dice wrong: "
+            "these dice are now read less surely, and more of them are asked about.",
+            wrong="{wrong}",
+            sure="{sure}",
+        ),
         "problem": _("These dice read untaught: %(problem)s", problem="{problem}"),
         "missed": _("missed die"),
         "read_as": _("read as %(value)s", value="{value}"),

@@ -315,16 +315,11 @@ def sureness_said(profile: object) -> str:
     """``how sure: as its networks (its trials read 50 dice: 0 of 48 sure ones wrong)``, or
     ``... tells its dice less surely, temperature 2 (...: 6 of 30 sure ones wrong)``."""
     t = profile.temperature  # type: ignore[attr-defined]
-    rows = profile.trial_dice()  # type: ignore[attr-defined]
-    if not rows:
+    dice, sure, wrong = profile.trial_sureness(DEFAULT_THRESHOLD)  # type: ignore[attr-defined]
+    if not dice:
         return "how sure: as its networks (no taught photo read without itself yet)"
-    sure = [right for confidence, right in rows if confidence >= DEFAULT_THRESHOLD]
-    wrong = len(sure) - int(sum(sure))
     told = "as its networks" if t == 1.0 else f"less sure than its networks, temperature {t:g}"
-    return (
-        f"how sure: {told} (its trials read {len(rows)} dice: "
-        f"{wrong} of {len(sure)} sure ones wrong)"
-    )
+    return f"how sure: {told} (its trials read {dice} dice: {wrong} of {sure} sure ones wrong)"
 
 
 def look_said(profile: object) -> str:

@@ -463,6 +463,13 @@ class DiceProfile:
         key = TRIAL[0] if self.uses_size and self.size is not None else TRIAL[1]
         return [r for t in self.seen.values() for r in t.get(key, [])]
 
+    def trial_sureness(self, threshold: float) -> tuple[int, int, int]:
+        """(dice, sure, sure and wrong) of the dice its trials read (``trial_dice``), sure
+        at ``threshold``: what the set says of how sure it may be."""
+        rows = self.trial_dice()
+        sure = [right for confidence, right in rows if confidence >= threshold]
+        return len(rows), len(sure), len(sure) - int(sum(sure))
+
     @property
     def temperature(self) -> float:
         """How much less sure than its networks a reading with this set should say it is

@@ -45,7 +45,10 @@
       ? fill(summary.size.used ? T.size_used : T.size_unused, { side: Math.round(summary.size.side) })
       : "";
     const junk = summary.not_dice ? fill(T.not_dice, { count: summary.not_dice }) : "";
-    out.textContent = [fill(T.faces, { faces }), junk, reads ? fill(T.reads, { reads }) : "", size]
+    const sure = summary.sureness && summary.sureness.temperature > 1
+      ? fill(T.sureness, { wrong: summary.sureness.wrong, sure: summary.sureness.sure })
+      : "";
+    out.textContent = [fill(T.faces, { faces }), junk, reads ? fill(T.reads, { reads }) : "", size, sure]
       .filter(Boolean).join("\n");
   }
 
