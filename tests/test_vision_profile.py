@@ -34,8 +34,7 @@ from scorer.vision.profile import (
     sured,
 )
 from scorer.vision.reader import Reader, default_model_dir, load_net
-from scorer.vision.reading import Die, Reading
-from scorer.vision.teaching import TaughtDie, dice_seen, named_dice, open_profile, teach_dice
+from scorer.vision.teaching import TaughtDie, named_dice, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
 
 pytestmark = pytest.mark.skipif(
@@ -686,22 +685,3 @@ def test_given_a_less_sure_set_when_it_reads_then_the_same_faces_less_surely(rea
     for a, b in zip(sure.dice, told.dice, strict=True):
         assert b.confidence == pytest.approx(float(sured(a.confidence, 2.0)))
         assert b.confidence <= a.confidence
-
-
-def test_given_a_trial_reading_when_its_dice_are_seen_then_each_right_or_not():
-    # given three named dice and a reading of one right, one wrong, and one where none is
-    named = [
-        TaughtDie((50.0, 50.0), 40.0, face_class("pips", 3), False),
-        TaughtDie((150.0, 50.0), 40.0, face_class("pips", 5), False),
-        TaughtDie((250.0, 50.0), 40.0, face_class("pips", 2), False),
-    ]
-    reading = Reading(
-        (
-            Die(3, "pips", 0.9, (30, 30, 40, 40)),
-            Die(6, "pips", 0.8, (130, 30, 40, 40)),
-            Die(1, "pips", 0.7, (330, 130, 40, 40)),
-        ),
-        1.0,
-    )
-    # then each read die is its confidence and whether it was read right
-    assert dice_seen(named, reading) == [[0.9, 1.0], [0.8, 0.0], [0.7, 0.0]]

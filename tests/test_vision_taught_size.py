@@ -23,6 +23,7 @@ from scorer.vision.reading import Die, Reading
 from scorer.vision.teaching import (
     TaughtDie,
     dice_read_right,
+    dice_seen,
     judge,
     open_profile,
     teach_dice,
@@ -316,6 +317,8 @@ def test_given_a_reading_when_scored_against_named_dice_then_right_less_extra():
     )
     # then two right, less one extra
     assert dice_read_right(named, reading) == 1
+    # and each die read is its confidence and whether it was right (the extra one: not)
+    assert dice_seen(named, reading) == [[0.9, 1.0], [0.9, 0.0], [0.9, 1.0], [0.9, 0.0]]
     # and a die found beyond a named die's reach pairs with nothing
     far = Reading((Die(2, "pips", 0.9, (160, 160, 40, 40)),), 1.0)
     assert dice_read_right(named[:1], far) == -1
