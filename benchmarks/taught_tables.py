@@ -21,39 +21,16 @@ import functools
 import re
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from scorer.vision.evaluation import Report  # noqa: E402
+
 #: photos taught a table of each kind before the rest are read (issue 24's figures)
 TAUGHT = {"cards": 10, "pips": 5}
 TABLE = re.compile(r"^v\d+-table(\d+)-(pips|cards)$")
-
-
-@dataclass
-class Figures:
-    """What one reading of a table's photos came to."""
-
-    right: int = 0
-    labelled: int = 0
-    missed: int = 0
-    extra: int = 0
-    sure: int = 0
-    wrong: int = 0
-    wrong_extra: int = 0  # of the confident and wrong, spots that are no labelled die
-
-    def __add__(self, other: Figures) -> Figures:
-        return Figures(*(getattr(self, f) + getattr(other, f) for f in self.__dataclass_fields__))
-
-    def __str__(self) -> str:
-        share = 100 * self.right / self.labelled if self.labelled else 100.0
-        return (
-            f"{self.right:4d}/{self.labelled:<4d} {share:6.2f} %  missed {self.missed:3d}  "
-            f"extra {self.extra:3d}  sure & wrong {self.wrong:2d} of {self.sure}"
-            f" ({self.wrong_extra} extra)"
-        )
 
 
 def tables(root: Path, names: list[str] | None) -> list[tuple[Path, str]]:
@@ -67,21 +44,18 @@ def tables(root: Path, names: list[str] | None) -> list[tuple[Path, str]]:
     return [(folder, kind) for _, kind, folder in found]
 
 
-def figures(report: object) -> Figures:
-    sure, wrong, _, _ = report.confident()  # type: ignore[attr-defined]
-    return Figures(
-        report.correct,  # type: ignore[attr-defined]
-        report.labelled,  # type: ignore[attr-defined]
-        report.missed,  # type: ignore[attr-defined]
-        report.extra,  # type: ignore[attr-defined]
-        sure,
-        wrong,
-        report.confident_extra(),  # type: ignore[attr-defined]
+def line(report: Report) -> str:
+    """Dice right of those labelled, missed, extra, and the confident ones wrong."""
+    sure, wrong, _, _ = report.confident()
+    return (
+        f"{report.correct:4d}/{report.labelled:<4d} {100 * report.per_die:6.2f} %  "
+        f"missed {report.missed:3d}  extra {report.extra:3d}  sure & wrong {wrong:2d} of {sure}"
+        f" ({report.confident_extra()} extra)"
     )
 
 
 def main(argv: list[str] | None = None) -> int:
-    from scorer.vision.evaluation import evaluate
+    from scorer.vision.evaluation import DEFAULT_THRESHOLD, evaluate
     from scorer.vision.labelled import load_split
     from scorer.vision.reader import Reader
     from scorer.vision.teaching import open_profile, teach_photos
@@ -101,24 +75,26 @@ def main(argv: list[str] | None = None) -> int:
     if not found:
         print("taught tables: none rendered; `python -m vision_models.render3d --table N ...`")
         return 0
-    sums: dict[str, tuple[Figures, Figures]] = {}
+    sums: dict[str, tuple[Report, Report]] = {}
     print(f"{'table':18s} {'untaught':69s} taught")
     for folder, kind in found:
         photos = load_split(folder, "test")
         n = TAUGHT[kind]
         reader = Reader(args.models)
         read = functools.partial(reader.read, faces=kind)
-        untaught = figures(evaluate(read, photos[n:], told=args.told))
+        untaught = evaluate(read, photos[n:], told=args.told)
         with tempfile.TemporaryDirectory() as where:
             profile = open_profile(Path(where) / "set", reader, create=True)
             teach_photos(reader, profile, photos[:n], f"{folder.name}/test")
             reader.profile = profile
-            taught = figures(evaluate(read, photos[n:], told=args.told))
-        print(f"{folder.name:18s} {untaught!s:69s} {taught}")
-        before, after = sums.get(kind, (Figures(), Figures()))
-        sums[kind] = (before + untaught, after + taught)
+            taught = evaluate(read, photos[n:], told=args.told)
+        print(f"{folder.name:18s} {line(untaught):69s} {line(taught)}")
+        # a kind's sum is one report of all its tables' photos
+        both = sums.setdefault(kind, (Report(DEFAULT_THRESHOLD), Report(DEFAULT_THRESHOLD)))
+        for total, report in zip(both, (untaught, taught), strict=True):
+            total.results.extend(report.results)
     for kind, (untaught, taught) in sums.items():
-        print(f"{'all ' + kind:18s} {untaught!s:69s} {taught}")
+        print(f"{'all ' + kind:18s} {line(untaught):69s} {line(taught)}")
     return 0
 
 

@@ -313,7 +313,7 @@ def trials_said(profile: object) -> str:
 
 def sureness_said(profile: object) -> str:
     """``how sure: as its networks (its trials read 50 dice: 0 of 48 sure ones wrong)``, or
-    ``... tells its dice less surely, temperature 2 (...: 6 of 30 sure ones wrong)``."""
+    ``how sure: less sure than its networks, temperature 2 (...: 6 of 30 sure ones wrong)``."""
     t = profile.temperature  # type: ignore[attr-defined]
     dice, sure, wrong = profile.trial_sureness(DEFAULT_THRESHOLD)  # type: ignore[attr-defined]
     if not dice:

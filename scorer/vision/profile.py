@@ -221,6 +221,7 @@ class DiceProfile:
         #: right] (a die where none is named: not right): how sure the set may be
         self.seen: dict[str, dict[str, list[list[float]]]] = {}
         self.uses_size = True
+        self._temperature = 1.0  # fitted by ``choose`` (``temperature``)
         #: the windows of the set's own look: features (n, 512), on a die or not, source
         self._look_rows = np.zeros((0, 0), np.float32)
         self._look_labels = np.zeros(0, bool)
@@ -441,13 +442,10 @@ class DiceProfile:
         if set(scores) != set(TRIAL):
             raise ProfileError(f"a trial scores {' and '.join(TRIAL)}")
         if seen is not None:
-            try:
-                seen = _seen_of({source: seen}, Path(source))[source]
-            except ProfileError:
-                raise ProfileError(
-                    "a trial's dice are [confidence 0..1, right 0 or 1] each"
-                ) from None
-            self.seen[source] = seen
+            checked = _trial_seen(seen)
+            if checked is None:
+                raise ProfileError("a trial's dice are [confidence 0..1, right 0 or 1] each")
+            self.seen[source] = checked
         self.trials[source] = {k: int(v) for k, v in scores.items()}
         self.choose()
 
@@ -455,6 +453,7 @@ class DiceProfile:
         """Use the size unless the taught photos' trials read fewer dice right with it."""
         sized, unsized = (sum(t[k] for t in self.trials.values()) for k in TRIAL)
         self.uses_size = sized >= unsized
+        self._temperature = self._fitted_temperature()
         return self.uses_size
 
     def trial_dice(self) -> list[list[float]]:
@@ -473,15 +472,19 @@ class DiceProfile:
     @property
     def temperature(self) -> float:
         """How much less sure than its networks a reading with this set should say it is
-        (``sured``): fitted on the dice its trials read (each taught photo without itself,
-        by the trial it reads by: with its size or without), the likeliest of TEMPERATURES
-        for whether each was right; 1 until they read SURENESS_DICE dice. Its own taught
-        crops would flatter the vote; its trials' photos were not taught when read."""
-        if self._without is not None:  # a trial reads as the networks say (``tried``)
-            return 1.0
+        (``sured``), as fitted when its trials or the use of its size last changed
+        (``choose``); a trial reads as the networks say (``tried``)."""
+        return 1.0 if self._without is not None else self._temperature
+
+    def _fitted_temperature(self) -> float:
+        """The likeliest of TEMPERATURES for whether each die its trials read was right
+        (each taught photo without itself, by the trial it reads by: with its size or
+        without); 1 until they read SURENESS_DICE dice. Its own taught crops would flatter
+        the vote; its trials' photos were not taught when read."""
         rows = self.trial_dice()
         if len(rows) < SURENESS_DICE:
             return 1.0
+        # a die read wrong at 1.00 weighs as one at 1 - 1e-6: one such die must not set it
         sure = np.clip(np.array([r[0] for r in rows], np.float64), 1e-6, 1 - 1e-6)
         right = np.array([r[1] for r in rows], bool)
 
@@ -713,8 +716,19 @@ class DiceProfile:
 
 
 def _seen_of(rows: object, path: Path) -> dict[str, dict[str, list[list[float]]]]:
-    """A stored profile's dice seen by its trials, checked: source -> TRIAL -> [confidence
-    0..1, right 0 or 1] each."""
+    """A stored profile's dice seen by its trials, checked: source -> ``_trial_seen``."""
+    out = {}
+    for source, trial in rows.items() if isinstance(rows, dict) else [(None, None)]:
+        checked = _trial_seen(trial)
+        if checked is None:
+            raise ProfileError(f"{path} is damaged: its trials' dice")
+        out[str(source)] = checked
+    return out
+
+
+def _trial_seen(trial: object) -> dict[str, list[list[float]]] | None:
+    """One source's trials' dice (TRIAL -> [confidence 0..1, right 0 or 1] each) as
+    floats, or None where they are not that."""
 
     def die(row: object) -> bool:
         return (
@@ -725,17 +739,11 @@ def _seen_of(rows: object, path: Path) -> dict[str, dict[str, list[list[float]]]
             and row[1] in (0, 1)
         )
 
-    if not isinstance(rows, dict) or not all(
-        isinstance(t, dict)
-        and set(t) <= set(TRIAL)
-        and all(isinstance(d, list) and all(die(r) for r in d) for d in t.values())
-        for t in rows.values()
-    ):
-        raise ProfileError(f"{path} is damaged: its trials' dice")
-    return {
-        str(s): {k: [[float(r[0]), float(r[1])] for r in d] for k, d in t.items()}
-        for s, t in rows.items()
-    }
+    if not isinstance(trial, dict) or not set(trial) <= set(TRIAL):
+        return None
+    if not all(isinstance(d, list) and all(die(r) for r in d) for d in trial.values()):
+        return None
+    return {k: [[float(r[0]), float(r[1])] for r in d] for k, d in trial.items()}
 
 
 def sured(confidence: np.ndarray | float, t: float) -> np.ndarray:
