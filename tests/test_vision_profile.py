@@ -25,6 +25,7 @@ from scorer.vision.profile import (
     FILE_NAME,
     GRID,
     MAX_PER_FACE,
+    NEARS,
     POOLED,
     SURENESS_DICE,
     DiceProfile,
@@ -33,7 +34,7 @@ from scorer.vision.profile import (
     model_digest,
     sured,
 )
-from scorer.vision.reader import Reader, default_model_dir, load_net
+from scorer.vision.reader import COURTS, Reader, default_model_dir, load_net
 from scorer.vision.teaching import TaughtDie, named_dice, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
 
@@ -685,3 +686,26 @@ def test_given_a_less_sure_set_when_it_reads_then_the_same_faces_less_surely(rea
     for a, b in zip(sure.dice, told.dice, strict=True):
         assert b.confidence == pytest.approx(float(sured(a.confidence, 2.0)))
         assert b.confidence <= a.confidence
+
+
+@pytest.mark.parametrize(("gate", "named"), [(NEARS[-1], "Q"), (NEARS[0], "J")])
+def test_given_a_court_the_set_reads_surely_when_the_court_network_disagrees_then_it_has_one_say(
+    reader, monkeypatch, gate, named
+):
+    # given a die the set reads as a jack (0.97) that the court network takes for a queen,
+    # the set's vote shut (it reads as its networks) or open
+    profile = DiceProfile("courts")
+    profile.near = gate
+    monkeypatch.setattr(reader, "profile", profile)
+    monkeypatch.setattr(
+        reader, "_run_courts", lambda crops: np.tile([0.05, 0.9, 0.05], (len(crops), 1))
+    )
+    probs = np.zeros((1, 13))
+    probs[0, COURTS] = [0.97, 0.02, 0.01]
+    image = np.full((100, 100, 3), 128, np.uint8)
+    # when the court network shares out the courts' probability
+    out = reader._name_courts(image, np.array([[50.0, 50.0]]), np.array([30.0]), probs, [0.0])
+    # then it decides alone where the set's vote has no say, and is one more say
+    # (multiplied with the set's reading) where it has
+    assert out[0].argmax() == face_class("card", ("9", "10", "J", "Q", "K", "A").index(named) + 1)
+    assert out[0, COURTS].sum() == pytest.approx(1.0)

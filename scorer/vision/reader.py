@@ -703,7 +703,9 @@ class Reader:
     ) -> np.ndarray:
         """Dice read as a jack, queen or king: the court network shares out the three's
         probability between them from its closer crop (and its three other quarter turns,
-        averaged, where one look is not decisive)."""
+        averaged, where one look is not decisive). Where a taught set's vote has a say
+        (its gate open), the court network's share is one more say, multiplied with the
+        set's reading, not the last word: it never saw the set's courts, the set did."""
         first = probs[:, :BACKGROUND].argmax(1)
         courts = np.nonzero((first >= COURTS.start) & (first < COURTS.stop))[0]
         if not len(courts):
@@ -715,6 +717,9 @@ class Reader:
             turns = [np.ascontiguousarray(np.rot90(crops[j], r)) for j in unsure for r in (1, 2, 3)]
             more = self._run_courts(turns).reshape(len(unsure), 3, -1)
             shares[unsure] = (shares[unsure] + more.sum(1)) / 4
+        if self.profile is not None and self.profile.near <= 1.0:
+            shares = shares * probs[courts, COURTS]
+            shares /= np.maximum(shares.sum(1, keepdims=True), 1e-12)
         for i, share in zip(courts, shares, strict=True):
             probs[i, COURTS] = probs[i, COURTS].sum() * share
         return probs
