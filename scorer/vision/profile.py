@@ -496,6 +496,12 @@ class DiceProfile:
 
     # ------------------------------------------------------------------ reading
 
+    @property
+    def votes(self) -> bool:
+        """Whether its taught crops' vote has a say in a reading (its gate open: ``near``,
+        chosen by ``calibrate``)."""
+        return self.near <= 1.0
+
     def rescore(
         self, features: np.ndarray, probs: np.ndarray, sides: np.ndarray | None = None
     ) -> np.ndarray:
@@ -506,10 +512,10 @@ class DiceProfile:
         probs = np.array(probs, np.float64).reshape(len(features), -1)
         labels = self._labels[::TURNS]
         junk = labels == BACKGROUND
-        if not len(labels) or not len(features) or (self.near > 1.0 and not junk.any()):
+        if not len(labels) or not len(features) or (not self.votes and not junk.any()):
             return probs
         unit = _unit(np.asarray(features, np.float32).reshape(len(features), -1))
-        if self.near <= 1.0 and not junk.all():
+        if self.votes and not junk.all():
             near = self._similar(_quarters(unit), _quarters(self._features))
             probs = _voted(near[:, ~junk], labels[~junk], probs, self.near)
         if junk.any() and sides is not None:

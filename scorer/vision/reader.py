@@ -717,7 +717,7 @@ class Reader:
             turns = [np.ascontiguousarray(np.rot90(crops[j], r)) for j in unsure for r in (1, 2, 3)]
             more = self._run_courts(turns).reshape(len(unsure), 3, -1)
             shares[unsure] = (shares[unsure] + more.sum(1)) / 4
-        if self.profile is not None and self.profile.near <= 1.0:
+        if self.profile is not None and self.profile.votes:
             shares = shares * probs[courts, COURTS]
             shares /= np.maximum(shares.sum(1, keepdims=True), 1e-12)
         for i, share in zip(courts, shares, strict=True):

@@ -207,27 +207,29 @@ def dice_read_right(dice: Sequence[TaughtDie], reading: Reading) -> int:
     """The named ``dice`` a reading found with their taught face, less the dice it found
     where none is named (each costs a player's tap): paired as ``evaluation.match`` pairs
     a labelled photo's dice, each named die a box of its side."""
-    named = _as_labelled(dice)
-    pairs, _, extra = match(LabelledPhoto(Path(), named, "die"), reading)
-    right = sum(
-        (named[i].face, named[i].value) == (reading.dice[j].face, reading.dice[j].value)
-        for i, j in pairs
-    )
-    return right - len(extra)
+    right, extra = _judged(dice, reading)
+    return len(right) - len(extra)
 
 
 def dice_seen(dice: Sequence[TaughtDie], reading: Reading) -> list[list[float]]:
     """Each die of a reading as [its confidence, 1 if it is a named die read with its
     taught face else 0] (a die found where none is named: 0), paired as
     ``dice_read_right`` pairs them: how sure a set's reading was, and how rightly."""
+    right, _ = _judged(dice, reading)
+    return [[float(d.confidence), float(j in right)] for j, d in enumerate(reading.dice)]
+
+
+def _judged(dice: Sequence[TaughtDie], reading: Reading) -> tuple[set[int], list[int]]:
+    """The reading's dice that are named dice read with their taught face, and those found
+    where none is named (indexes into ``reading.dice``)."""
     named = _as_labelled(dice)
-    pairs, _, _ = match(LabelledPhoto(Path(), named, "die"), reading)
+    pairs, _, extra = match(LabelledPhoto(Path(), named, "die"), reading)
     right = {
         j
         for i, j in pairs
         if (named[i].face, named[i].value) == (reading.dice[j].face, reading.dice[j].value)
     }
-    return [[float(d.confidence), float(j in right)] for j, d in enumerate(reading.dice)]
+    return right, extra
 
 
 def _as_labelled(dice: Sequence[TaughtDie]) -> tuple[LabelledDie, ...]:
