@@ -58,13 +58,15 @@ screenshots: $(TEST_STAMP) chromium
 bench: $(TEST_STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
 
-# The committed networks saw no 3D renders (`--render3d 0`, also where a cache exists):
+# The finder and face network saw no 3D renders (`--render3d 0`, also where a cache exists):
 # runs that did are in vision_models/render3d.md, "Training on it".
 train: $(RUN_STAMP)
 	$(BIN)/pip install -q torch==2.13.0 onnx
 	$(BIN)/python -m vision_models.train --render3d 0
 	# the poker dice's own face network also learns from the first 400 3D renders (`make renders`)
 	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --render3d 400
+	# the court network again, its courts now also from the first 806 3D renders
+	$(BIN)/python -m vision_models.train --only courts --render3d 806
 	# the finder a game of pip dice looks again with where a die is unsure: the general one
 	# fine-tuned on the 3D renders too, blended halfway back (vision_models/finder-pips.md)
 	$(BIN)/python -m vision_models.train --only finder --finder-kind pips --warm vision_models \
