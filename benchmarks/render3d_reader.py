@@ -8,7 +8,7 @@ whole split's figures as ``scorer eval`` does, then one line per kind of tray (p
 cards, mixed) and one per held-out family over the photos that show it:
 
     .venv/bin/python benchmarks/render3d_reader.py [--skip M] [--count N] [--models DIR]
-        [--root DIR]
+        [--root DIR] [--told]
 """
 
 from __future__ import annotations
@@ -36,6 +36,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--count", type=int, default=None, help="N test photos (after --skip)")
     parser.add_argument("--skip", type=int, default=0, help="leave out the first N test photos")
     parser.add_argument("--models", type=Path, default=None, help="folder of the three .onnx")
+    parser.add_argument(
+        "--told", action="store_true", help="read each photo told its dice, as the table does"
+    )
     args = parser.parse_args(argv)
     root = args.root or default_root()
     if not (root / "images" / "test").is_dir():
@@ -49,7 +52,11 @@ def main(argv: list[str] | None = None) -> int:
     for photo in photos:
         notes = json.loads((root / "notes" / "test" / f"{photo.path.stem}.json").read_text())
         faces = FACES[notes["kind"]]
-        report = evaluate(lambda image, f=faces: reader.read(image, faces=f), [photo])
+        report = evaluate(
+            lambda image, f=faces, **told: reader.read(image, faces=f, **told),
+            [photo],
+            told=args.told,
+        )
         [result] = report.results
         whole.add(result)
         kinds[notes["kind"]].add(result)
