@@ -67,6 +67,18 @@ def test_given_the_card_network_asked_for_in_a_whole_run_then_refused_before_any
     assert not (tmp_path / "m").exists()
 
 
+def test_given_a_second_card_network_asked_for_without_the_card_kind_then_refused(tmp_path, capsys):
+    from vision_models.train.__main__ import main
+
+    # given `--second` for the general face network (there is one of those)
+    with pytest.raises(SystemExit) as stop:
+        main(["--only", "faces", "--second", "--out", str(tmp_path / "m")])
+    # then it stops at once, naming the option to add, and writes nothing
+    assert stop.value.code == 2
+    assert "--faces-kind cards" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
 @pytest.mark.parametrize(
     "options", [["--only", "finder"], ["--warm", "vision_models"], ["--only", "faces"]]
 )

@@ -15,10 +15,12 @@ from scorer.vision import reader as reader_module
 from scorer.vision.profile import DiceProfile, model_digest
 from scorer.vision.reader import (
     CARD_FACES,
+    CARD_FACES_TOO,
     Reader,
     card_faces_named,
     default_model_dir,
     face_crop,
+    face_mask,
 )
 from tests.test_vision_reader import draw_die, felt
 
@@ -88,6 +90,42 @@ def test_given_both_networks_when_a_poker_die_is_named_then_faces_from_one_die_o
     assert probs[0, face_class("card", 5)] == pytest.approx(0.8 * 2 / 3)
     assert probs[0, face_class("card", 4)] == pytest.approx(0.2 * 2 / 3)
     assert probs.sum() == pytest.approx(1.0)
+
+
+def test_given_two_card_networks_when_a_poker_die_is_read_then_their_mean_names_its_face(
+    tmp_path, monkeypatch, throw
+):
+    # given a model folder with a second poker-dice network beside the first, the first
+    # sure of a king and the second leaning to a queen
+    folder = models_with_card_faces(tmp_path)
+    shutil.copy(folder / CARD_FACES, folder / CARD_FACES_TOO)
+    reader = Reader(folder)
+    first, second = reader._card_faces, reader._card_faces_too
+    assert second is not None and second is not first
+    king, queen = face_class("card", 5), face_class("card", 4)
+    said = {id(first): {king: 0.9, queen: 0.1}, id(second): {king: 0.3, queen: 0.7}}
+    real = reader_module.run_crops
+
+    def run(net, crops):
+        if id(net) not in said:
+            return real(net, crops)
+        out = np.zeros((len(crops), 13))
+        for face, p in said[id(net)].items():
+            out[:, face] = p
+        return out
+
+    monkeypatch.setattr(reader_module, "run_crops", run)
+    crop = face_crop(throw, (220.0, 320.0), 70.0)
+    # when a game of poker dice names the die untaught
+    probs = reader._run_faces([crop], face_mask("cards"), taught=False)
+    # then its faces are the two networks' mean, shared out of the general one's "a die"
+    die = 1.0 - probs[0, 12]
+    assert probs[0, king] == pytest.approx(0.6 * die)
+    assert probs[0, queen] == pytest.approx(0.4 * die)
+    # and a set of poker dice taught with the first network alone is described again
+    (tmp_path / "alone").mkdir()
+    alone = Reader(models_with_card_faces(tmp_path / "alone"))
+    assert reader.faces_digest("card") != alone.faces_digest("card")
 
 
 def test_given_no_card_network_when_poker_dice_are_read_then_the_general_one_names_them(

@@ -59,6 +59,9 @@ COURT_SPAN = 1.3
 COURTS = slice(8, 11)  # classes of the jack, queen and king
 #: the poker dice's own face network, read in a game of cards where it is there
 CARD_FACES = "faces-cards.onnx"
+#: a second one, trained alike on twice the 3D renders: where it is there, a poker die's
+#: faces are the two networks' mean, untaught and taught (vision_models/faces-cards.md)
+CARD_FACES_TOO = "faces-cards-2.onnx"
 #: a second finder, fine-tuned on 3D renders of many more bodies: where a game of pip dice
 #: leaves a die unsure, it looks at the same board again for dice the first one missed
 PIP_FINDER = "finder-pips.onnx"
@@ -204,6 +207,12 @@ class Reader:
         """The poker dice's own face network, loaded when a poker-dice game or set first
         needs it: a table that plays only pip dice never holds it."""
         return load_net(self.model_dir / CARD_FACES, self.backend) if self.has_card_faces else None
+
+    @functools.cached_property
+    def _card_faces_too(self) -> cv2.dnn.Net | OnnxRuntimeNet | None:
+        """The second poker-dice face network, where the folder has one beside the first."""
+        path = self.model_dir / CARD_FACES_TOO
+        return load_net(path, self.backend) if self.has_card_faces and path.is_file() else None
 
     @functools.cached_property
     def _pip_finder(self) -> tuple[cv2.dnn.Net | OnnxRuntimeNet, cv2.dnn.Net | OnnxRuntimeNet]:
@@ -745,7 +754,15 @@ class Reader:
         probs = run_crops(self._faces, crops)
         if not self.has_card_faces or dice_kind(allowed) != "card":
             return probs
-        return card_faces_named(probs, run_crops(self._card_faces, crops))
+        return card_faces_named(probs, self._with_second(crops, run_crops(self._card_faces, crops)))
+
+    def _with_second(self, crops: Sequence[np.ndarray], cards: np.ndarray) -> np.ndarray:
+        """The card network's reading of ``crops`` (n, 13), averaged with the second card
+        network's where there is one: two networks trained on different renders read an
+        art neither saw better together than either alone."""
+        if self._card_faces_too is None:
+            return cards
+        return (cards + run_crops(self._card_faces_too, list(crops))) / 2
 
     def embed(
         self, crops: Sequence[np.ndarray], kind: str | None = None
@@ -762,17 +779,22 @@ class Reader:
         probs = np.array(probs).reshape(n, -1)
         if cards:
             named, features = described(self._embedder("card"), blob)
-            probs = card_faces_named(probs, np.array(named).reshape(n, -1))
+            probs = card_faces_named(
+                probs, self._with_second(crops, np.array(named).reshape(n, -1))
+            )
         return np.array(features, np.float32).reshape(n, -1), probs
 
     @functools.cache  # noqa: B019 (one reader a process; its networks never change)
     def faces_digest(self, kind: str | None = None) -> str:
         """A fingerprint of the face networks a profile of ``kind`` takes its features
-        from (a set of poker dice: both, where the card network was trained; else the
-        general one alone, so retraining the card network leaves pip sets as they are).
+        from (a set of poker dice: the general and the card networks, and the second card
+        network where there is one; else the general one alone, so retraining a card
+        network leaves pip sets as they are).
         Hashed once a kind: every profile a table loads or creates asks for it."""
         cards = kind == "card" and self.has_card_faces
         names = ("faces.onnx", CARD_FACES) if cards else ("faces.onnx",)
+        if cards and (self.model_dir / CARD_FACES_TOO).is_file():
+            names = (*names, CARD_FACES_TOO)
         return model_digest(*(self.model_dir / n for n in names))
 
     @functools.cache  # noqa: B019 (one reader a process; the net lives as long as it)

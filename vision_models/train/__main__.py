@@ -8,7 +8,8 @@ there, rendered throws of pip and poker dice), writes ``vision_models/finder.onn
 already in ``--out``; ``--only faces --faces-kind cards --render3d 400`` writes the poker
 dice's own face network, ``vision_models/faces-cards.onnx``, and ``--only finder
 --finder-kind pips --warm DIR ...`` the finder a game of pip dice looks again with,
-``vision_models/finder-pips.onnx`` (``make train`` runs all three).
+``vision_models/finder-pips.onnx`` (``make train`` runs all three); ``--second`` beside
+``--faces-kind cards`` writes the second poker-dice network, ``faces-cards-2.onnx``.
 """
 
 from __future__ import annotations
@@ -141,6 +142,12 @@ def main(argv: list[str] | None = None) -> int:
         "card dice and on every photo's bits of table",
     )
     parser.add_argument(
+        "--second",
+        action="store_true",
+        help="with --faces-kind cards: write the second poker-dice network, faces-cards-2.onnx, "
+        "read beside the first (make train trains it on twice the 3D renders)",
+    )
+    parser.add_argument(
         "--typeset",
         action="store_true",
         help="a third of the rendered throws set their poker dice's ranks in TrueType fonts "
@@ -190,6 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(
             "--faces-kind cards trains the poker dice's face network alone: add --only faces"
         )
+    if args.second and args.faces_kind != "cards":
+        parser.error("--second writes a second poker-dice network: add --faces-kind cards")
     if args.finder_kind == "pips" and (args.only != "finder" or args.warm is None):
         parser.error(
             "--finder-kind pips fine-tunes a finder for pip dice: add --only finder --warm DIR"
@@ -344,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.faces_kind == "cards":
             hold = [q for q in hold if q.label >= CARDS]
         name = "faces-cards" if args.faces_kind == "cards" else "faces"
+        if args.second:
+            name = "faces-cards-2"
         tuned = faces
         shares = args.faces_blend or [1.0]
         if args.faces_blend is not None:
@@ -385,8 +396,8 @@ def main(argv: list[str] | None = None) -> int:
         report["finder-pips"]["photos"] = report.pop("photos")
     if args.faces_kind == "cards" and args.only == "faces":
         # a second face network beside the first: its data kept apart from the first's
-        stage = "faces-cards"
-        report["faces-cards"]["photos"] = report.pop("photos")
+        stage = "faces-cards-2" if args.second else "faces-cards"
+        report[stage]["photos"] = report.pop("photos")
     path = args.out / "train_report.json"
     if stage and path.is_file():
         # one stage retrained: the other stages' figures still describe their networks
