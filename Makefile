@@ -65,7 +65,7 @@ train: $(RUN_STAMP)
 	$(BIN)/python -m vision_models.train --render3d 0
 	# the poker dice's own face network also learns from the first 400 3D renders (`make renders`)
 	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --render3d 400
-	# a second one on twice the renders, read beside it (vision_models/faces-cards.md, "Two")
+	# a second one on twice the renders, read beside it (faces-cards.md, "Two poker-dice networks")
 	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --second --render3d 800
 	# the court network again, its courts now also from the first 806 3D renders
 	$(BIN)/python -m vision_models.train --only courts --render3d 806
