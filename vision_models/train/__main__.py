@@ -8,8 +8,8 @@ there, rendered throws of pip and poker dice), writes ``vision_models/finder.onn
 already in ``--out``; ``--only faces --faces-kind cards --render3d 400`` writes the poker
 dice's own face network, ``vision_models/faces-cards.onnx``, and ``--only finder
 --finder-kind pips --warm DIR ...`` the finder a game of pip dice looks again with,
-``vision_models/finder-pips.onnx`` (``make train`` runs all three); ``--second`` beside
-``--faces-kind cards`` writes the second poker-dice network, ``faces-cards-2.onnx``.
+``vision_models/finder-pips.onnx``; ``--second`` beside ``--faces-kind cards`` writes the
+second poker-dice network, ``faces-cards-2.onnx`` (``make train`` runs them all).
 """
 
 from __future__ import annotations
