@@ -58,7 +58,7 @@ screenshots: $(TEST_STAMP) chromium
 bench: $(TEST_STAMP)
 	for b in benchmarks/*.py; do $(BIN)/python $$b || exit 1; done
 
-# The finder and face network saw no 3D renders (`--render3d 0`, also where a cache exists):
+# The finder and the general face network saw no 3D renders (`--render3d 0`, also where a cache exists):
 # runs that did are in vision_models/render3d.md, "Training on it".
 train: $(RUN_STAMP)
 	$(BIN)/pip install -q torch==2.13.0 onnx

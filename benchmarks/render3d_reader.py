@@ -35,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=None, help="render cache (default: ~/.cache)")
     parser.add_argument("--count", type=int, default=None, help="N test photos (after --skip)")
     parser.add_argument("--skip", type=int, default=0, help="leave out the first N test photos")
-    parser.add_argument("--models", type=Path, default=None, help="folder of the three .onnx")
+    parser.add_argument("--models", type=Path, default=None, help="folder of the .onnx networks")
     parser.add_argument(
         "--told", action="store_true", help="read each photo told its dice, as the table does"
     )

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from scorer.cli import main
-from scorer.dice import BACKGROUND, face_class
+from scorer.dice import BACKGROUND, CARD_RANKS, face_class
 from scorer.errors import ScorerError
 from scorer.vision.evaluation import match
 from scorer.vision.labelled import LabelledDie, LabelledPhoto
@@ -707,5 +707,5 @@ def test_given_a_court_the_set_reads_surely_when_the_court_network_disagrees_the
     out = reader._name_courts(image, np.array([[50.0, 50.0]]), np.array([30.0]), probs, [0.0])
     # then it decides alone where the set's vote has no say, and is one more say
     # (multiplied with the set's reading) where it has
-    assert out[0].argmax() == face_class("card", ("9", "10", "J", "Q", "K", "A").index(named) + 1)
+    assert out[0].argmax() == face_class("card", CARD_RANKS.index(named) + 1)
     assert out[0, COURTS].sum() == pytest.approx(1.0)
