@@ -62,12 +62,12 @@ bench: $(TEST_STAMP)
 # runs that did are in vision_models/render3d.md, "Training on it".
 train: $(RUN_STAMP)
 	$(BIN)/pip install -q torch==2.13.0 onnx
-	$(BIN)/python -m vision_models.train --render3d 0
+	$(BIN)/python -m vision_models.train --only finder faces --render3d 0
 	# the poker dice's own face network also learns from the first 400 3D renders (`make renders`)
 	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --render3d 400
 	# a second one on twice the renders, read beside it (faces-cards.md, "Two poker-dice networks")
 	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --second --render3d 800
-	# the court network again, its courts now also from the first 806 3D renders
+	# the court network, its courts also from the first 806 3D renders
 	$(BIN)/python -m vision_models.train --only courts --render3d 806
 	# the finder a game of pip dice looks again with where a die is unsure: the general one
 	# fine-tuned on the 3D renders too, blended halfway back (vision_models/finder-pips.md)

@@ -58,9 +58,12 @@ def test_given_the_card_network_asked_for_in_a_whole_run_then_refused_before_any
 ):
     from vision_models.train.__main__ import main
 
-    # given `--faces-kind cards` without `--only faces` (it would write no faces.onnx)
+    # given `--faces-kind cards` without `--only faces` alone (it would write no faces.onnx)
     with pytest.raises(SystemExit) as stop:
         main(["--faces-kind", "cards", "--out", str(tmp_path / "m")])
+    assert stop.value.code == 2
+    with pytest.raises(SystemExit) as stop:
+        main(["--faces-kind", "cards", "--only", "faces", "courts", "--out", str(tmp_path / "m")])
     # then it stops at once, naming the option to add, and writes nothing
     assert stop.value.code == 2
     assert "--only faces" in capsys.readouterr().err
@@ -80,7 +83,13 @@ def test_given_a_second_card_network_asked_for_without_the_card_kind_then_refuse
 
 
 @pytest.mark.parametrize(
-    "options", [["--only", "finder"], ["--warm", "vision_models"], ["--only", "faces"]]
+    "options",
+    [
+        ["--only", "finder"],
+        ["--warm", "vision_models"],
+        ["--only", "faces"],
+        ["--only", "finder", "faces", "--warm", "vision_models"],
+    ],
 )
 def test_given_the_pip_finder_asked_for_without_a_finder_to_tune_then_refused_before_any_data(
     tmp_path, capsys, options

@@ -4,8 +4,8 @@ Fixed seeds, two CPU threads, about an hour and five minutes. Reads only the tra
 of the shared photo sets (plus the single-die crops and, when ``scorer.render.scene`` is
 there, rendered throws of pip and poker dice), writes ``vision_models/finder.onnx``,
 ``vision_models/faces.onnx``, ``vision_models/courts.onnx`` and
-``vision_models/train_report.json``. ``--only STAGE`` retrains one stage on the networks
-already in ``--out``; ``--only faces --faces-kind cards --render3d 400`` writes the poker
+``vision_models/train_report.json``. ``--only STAGE ...`` retrains those stages on the
+networks already in ``--out``; ``--only faces --faces-kind cards --render3d 400`` writes the poker
 dice's own face network, ``vision_models/faces-cards.onnx``, and ``--only finder
 --finder-kind pips --warm DIR ...`` the finder a game of pip dice looks again with,
 ``vision_models/finder-pips.onnx``; ``--second`` beside ``--faces-kind cards`` writes the
@@ -33,6 +33,7 @@ from vision_models.train.nets import FACE_INPUT, FINDER_INPUT, DieFinder, FaceNe
 
 OUT = Path(__file__).resolve().parents[1]
 SEED = 20261129
+STAGES = ("finder", "faces", "courts")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -160,7 +161,13 @@ def main(argv: list[str] | None = None) -> int:
         help="pips: the finder a game of pip dice looks again with (finder-pips.onnx), the "
         "finder in --warm fine-tuned on the 3D renders",
     )
-    parser.add_argument("--only", choices=("finder", "faces", "courts"), default=None)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        choices=STAGES,
+        default=list(STAGES),
+        help="retrain these stages alone, on the networks already in --out (default: all)",
+    )
     parser.add_argument(
         "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
     )
@@ -193,13 +200,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
     if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
         parser.error(f"--finder-keep {args.finder_keep}: no finder.onnx there to keep")
-    if args.faces_kind == "cards" and args.only != "faces":
+    if args.faces_kind == "cards" and args.only != ["faces"]:
         parser.error(
             "--faces-kind cards trains the poker dice's face network alone: add --only faces"
         )
     if args.second and args.faces_kind != "cards":
         parser.error("--second writes a second poker-dice network: add --faces-kind cards")
-    if args.finder_kind == "pips" and (args.only != "finder" or args.warm is None):
+    if args.finder_kind == "pips" and (args.only != ["finder"] or args.warm is None):
         parser.error(
             "--finder-kind pips fine-tunes a finder for pip dice: add --only finder --warm DIR"
         )
@@ -265,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     }
 
     finder_path = args.out / "finder.onnx"
-    if args.only in (None, "finder"):
+    if "finder" in args.only:
         finder_name = "finder-pips.onnx" if args.finder_kind == "pips" else "finder.onnx"
         groups = [(tray_fit, 0.4), (cam_fit, 0.3)]
         if ren_fit:
@@ -306,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
             "render3d_weight": args.finder_render3d_weight if r3d_fit else 0.0,
             "onnx_max_diff": diff,
         }
-    if args.only in (None, "faces"):
+    if "faces" in args.only:
         if not finder_path.is_file():
             parser.error(f"no {finder_path}: train the finder first (leave out --only)")
         # The face stage draws from its own generator: `--only faces` repeats it exactly.
@@ -383,18 +390,18 @@ def main(argv: list[str] | None = None) -> int:
             "hard_negatives": len(hard),
             **figures,
         }
-    if args.only in (None, "courts"):
+    if "courts" in args.only:
         if not finder_path.is_file():
             parser.error(f"no {finder_path}: train the finder first (leave out --only)")
         report["courts"] = train_courts(args, ren_fit + r3d_fit, ren_hold + r3d_hold, log)
     report["minutes"] = round((time.time() - t_start) / 60, 1)
-    stage = args.only
+    stage = "+".join(args.only) if set(args.only) != set(STAGES) else None
     if args.finder_kind == "pips":
         # a second finder beside the first: the first's figures still describe it
         stage = "finder-pips"
         report["finder-pips"] = report.pop("finder")
         report["finder-pips"]["photos"] = report.pop("photos")
-    if args.faces_kind == "cards" and args.only == "faces":
+    if args.faces_kind == "cards":
         # a second face network beside the first: its data kept apart from the first's
         stage = "faces-cards-2" if args.second else "faces-cards"
         report[stage]["photos"] = report.pop("photos")
