@@ -9,7 +9,14 @@ torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
 from scorer.vision.reader import default_model_dir, load_net  # noqa: E402
-from vision_models.train.fit import frozen_norms, kept_faces_loss, kept_loss, warm_start  # noqa: E402
+from vision_models.train.fit import (  # noqa: E402
+    KEEP_TEMPERATURE,
+    MeanReading,
+    frozen_norms,
+    kept_faces_loss,
+    kept_loss,
+    warm_start,
+)
 from vision_models.train.nets import DieFinder, FaceNet  # noqa: E402
 
 
@@ -145,6 +152,52 @@ def test_given_a_face_network_kept_when_a_copy_reads_as_it_does_then_nothing_to_
     # then the copy costs nothing, and the moved one does
     assert abs(same) < 1e-5
     assert moved > 0.1
+
+
+def test_given_two_poker_networks_as_teachers_then_their_mean_reading_is_the_target():
+    # given the two committed poker-dice networks read as one teacher
+    models = default_model_dir()
+    nets = [
+        warm_start(FaceNet(), models / n).eval() for n in ("faces-cards.onnx", "faces-cards-2.onnx")
+    ]
+    x = torch.from_numpy(np.random.default_rng(5).random((6, 3, 48, 48), dtype=np.float32))
+    t = KEEP_TEMPERATURE
+    with torch.no_grad():
+        # when it reads crops
+        said = MeanReading(nets)(x)
+        each = [torch.softmax(n(x) / t, 1) for n in nets]
+        alone = MeanReading(nets[:1])(x)
+    # then its softened reading is the mean of theirs (and one teacher's is its own)
+    target = torch.softmax(said / t, 1)
+    assert torch.allclose(target, (each[0] + each[1]) / 2, atol=1e-5)
+    assert torch.allclose(torch.softmax(alone / t, 1), each[0], atol=1e-5)
+    assert not torch.allclose(each[0], each[1], atol=1e-3)  # two networks, two readings
+    # and a student reading as the mean pays nothing under the kept loss
+    assert abs(kept_faces_loss(said, said).item()) < 1e-5
+
+
+@pytest.mark.parametrize(
+    "options, named",
+    [
+        (["--distil", "/nowhere/faces-cards.onnx"], "/nowhere/faces-cards.onnx"),
+        (
+            ["--distil", "vision_models/faces-cards.onnx", "--faces-keep", "vision_models"],
+            "one only",
+        ),
+    ],
+)
+def test_given_teachers_that_cannot_teach_then_refused_before_any_data(
+    tmp_path, capsys, options, named
+):
+    from vision_models.train.__main__ import main
+
+    # given a teacher that is not there, or teachers beside a network to keep
+    with pytest.raises(SystemExit) as stop:
+        main(["--only", "faces", *options, "--out", str(tmp_path / "m")])
+    # then it stops at once, naming the trouble, and writes nothing
+    assert stop.value.code == 2
+    assert named in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
 
 
 def test_given_a_render_with_an_unlabelled_thing_read_as_a_die_then_it_is_taught_as_no_die():

@@ -86,6 +86,14 @@ def main(argv: list[str] | None = None) -> int:
         "what that one reads on real photos)",
     )
     parser.add_argument(
+        "--distil",
+        type=Path,
+        nargs="+",
+        default=(),
+        help="exported face networks the reader ran side by side: the new face network is "
+        "also fitted to their mean reading of every crop (one network in their place)",
+    )
+    parser.add_argument(
         "--render3d-extras",
         type=Path,
         default=None,
@@ -198,6 +206,11 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{option}: each share is between 0 and 1")
     if args.faces_keep is not None and not (args.faces_keep / "faces.onnx").is_file():
         parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
+    missing = [str(p) for p in args.distil if not p.is_file()]
+    if missing:
+        parser.error(f"--distil: no face network at {', '.join(missing)}")
+    if args.distil and args.faces_keep is not None:
+        parser.error("--distil and --faces-keep each give the face network a teacher: one only")
     if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
         parser.error(f"--finder-keep {args.finder_keep}: no finder.onnx there to keep")
     if args.faces_kind == "cards" and args.only != ["faces"]:
@@ -355,6 +368,7 @@ def main(argv: list[str] | None = None) -> int:
             lr=args.warm_lr if args.warm else 3e-3,
             last=args.faces_width,
             keep=args.faces_keep / "faces.onnx" if args.faces_keep else None,
+            teachers=args.distil,
         )
         hold = [q for p in hold_photos for q in samples(p)]
         if args.faces_kind == "cards":
@@ -383,6 +397,7 @@ def main(argv: list[str] | None = None) -> int:
             "typeset": args.typeset,
             "render3d_min_side": args.render3d_min_side,
             "keep": str(args.faces_keep) if args.faces_keep else None,
+            "distilled_from": [p.name for p in args.distil],
             "blend": shares[0],
             "render3d_extras": str(args.render3d_extras) if args.render3d_extras else None,
             "real_extras": str(args.real_extras) if args.real_extras else None,

@@ -324,13 +324,22 @@ def train_faces(
     lr: float = 3e-3,
     last: int = 128,
     keep: Path | None = None,
+    teachers: Sequence[Path] = (),
 ) -> FaceNet:
     """Fit the face classifier with class-balanced batches of augmented crops, from
     scratch or fine-tuned from the exported face network ``start``; with ``keep`` (an
     exported face network), crops that are not of 3D renders are also fitted to what it
-    reads in them (``kept_faces_loss``)."""
+    reads in them (``kept_faces_loss``); with ``teachers`` (exported face networks the
+    reader ran side by side), every crop but a reader's extra dice is also fitted to
+    their mean reading: one network where there were several."""
     net = FaceNet(last) if start is None else warm_start(FaceNet(last), start)
-    teacher = warm_start(FaceNet(last), keep).eval() if keep is not None else None
+    teacher: nn.Module | None = None
+    heeded: Callable[[Patch], bool] = distilled
+    if keep is not None:
+        teacher = warm_start(FaceNet(last), keep).eval()
+    elif teachers:
+        teacher = MeanReading([warm_start(FaceNet(last), t).eval() for t in teachers])
+        heeded = not_extra
     return train_classifier(
         net,
         patches,
@@ -343,7 +352,28 @@ def train_faces(
         lr,
         start is not None,
         teacher,
+        heeded,
     )
+
+
+def not_extra(patch: Patch) -> bool:
+    """Whether teachers' readings of ``patch`` are fitted: all but a reader's extra dice
+    (which they read as dice and the label says are none)."""
+    return patch.source != EXTRA
+
+
+class MeanReading(nn.Module):
+    """Several face networks read as one: logits whose softened distribution (at
+    ``KEEP_TEMPERATURE``) is the mean of theirs, as the reader averages them."""
+
+    def __init__(self, nets: Sequence[nn.Module]) -> None:
+        super().__init__()
+        self.nets = nn.ModuleList(nets)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        t = KEEP_TEMPERATURE
+        mean = torch.stack([torch.softmax(n(x).float() / t, 1) for n in self.nets]).mean(0)
+        return t * torch.log(mean.clamp_min(1e-12))
 
 
 def train_courts(patches: list[Patch], steps: int, rng: np.random.Generator, log: Log) -> CourtNet:
@@ -364,11 +394,12 @@ def train_classifier(
     lr: float = 3e-3,
     warm: bool = False,
     teacher: nn.Module | None = None,
+    heeded: Callable[[Patch], bool] = distilled,
 ) -> N:
     """Class-balanced batches of 128 augmented crops, AdamW with a one-cycle schedule,
     under bfloat16 autocast where the CPU does it in hardware; ``warm``: a started
     network, its batch norms frozen (``warm_start``); ``teacher``: a network whose
-    readings of every crop but the 3D renders' are kept (``kept_faces_loss``)."""
+    readings of the crops ``heeded`` says are kept (``kept_faces_loss``)."""
     net = net.to(memory_format=torch.channels_last)
     bf16 = has_bf16()
     log(f"{name}: bfloat16 autocast {'on' if bf16 else 'off'}")
@@ -394,7 +425,7 @@ def train_classifier(
             out = net(x).float()
             loss = lossf(out, y)
             if teacher is not None:
-                kept = torch.tensor([distilled(patches[i]) for i in idx])
+                kept = torch.tensor([heeded(patches[i]) for i in idx])
                 if kept.any():
                     with torch.no_grad():
                         said = teacher(x[kept]).float()
