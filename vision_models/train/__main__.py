@@ -206,6 +206,9 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{option}: each share is between 0 and 1")
     if args.faces_keep is not None and not (args.faces_keep / "faces.onnx").is_file():
         parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
+    args.only = list(dict.fromkeys(args.only))  # a stage named twice runs once
+    if args.distil and "faces" not in args.only:
+        parser.error("--distil teaches a face network: add faces to --only")
     missing = [str(p) for p in args.distil if not p.is_file()]
     if missing:
         parser.error(f"--distil: no face network at {', '.join(missing)}")
