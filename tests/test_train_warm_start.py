@@ -179,10 +179,11 @@ def test_given_two_poker_networks_as_teachers_then_their_mean_reading_is_the_tar
 @pytest.mark.parametrize(
     "options, named",
     [
-        (["--distil", "/nowhere/faces-cards.onnx"], "/nowhere/faces-cards.onnx"),
+        (["--only", "faces", "--distil", "/nowhere/faces-cards.onnx"], "/nowhere/faces-cards.onnx"),
         (["--only", "courts", "--distil", "vision_models/faces-cards.onnx"], "add faces to --only"),
         (
-            ["--distil", "vision_models/faces-cards.onnx", "--faces-keep", "vision_models"],
+            ["--only", "faces", "--distil", "vision_models/faces-cards.onnx"]
+            + ["--faces-keep", "vision_models"],
             "one only",
         ),
     ],
@@ -195,14 +196,7 @@ def test_given_teachers_that_cannot_teach_then_refused_before_any_data(
     # given a teacher that is not there, teachers beside a network to keep, or teachers
     # for a run that trains no face network
     with pytest.raises(SystemExit) as stop:
-        main(
-            [
-                *(["--only", "faces"] if "--only" not in options else []),
-                *options,
-                "--out",
-                str(tmp_path / "m"),
-            ]
-        )
+        main([*options, "--out", str(tmp_path / "m")])
     # then it stops at once, naming the trouble, and writes nothing
     assert stop.value.code == 2
     assert named in capsys.readouterr().err
