@@ -182,8 +182,10 @@ def test_given_two_poker_networks_as_teachers_then_their_mean_reading_is_the_tar
         (["--only", "faces", "--distil", "/nowhere/faces-cards.onnx"], "/nowhere/faces-cards.onnx"),
         (["--only", "courts", "--distil", "vision_models/faces-cards.onnx"], "add faces to --only"),
         (
-            ["--only", "faces", "--distil", "vision_models/faces-cards.onnx"]
-            + ["--faces-keep", "vision_models"],
+            [
+                *("--only", "faces", "--distil", "vision_models/faces-cards.onnx"),
+                *("--faces-keep", "vision_models"),
+            ],
             "one only",
         ),
     ],
