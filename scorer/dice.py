@@ -15,6 +15,9 @@ from scorer.errors import BadDice
 
 VALUES: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
 CARD_RANKS: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
+#: The same ranks as Russian and Ukrainian poker dice print them: В(алет), Д(ама),
+#: К(ороль), Т(уз). No glyph is another script's rank of a different value.
+CYRILLIC_RANKS: tuple[str, ...] = ("9", "10", "В", "Д", "К", "Т")
 _RANK_VALUE = {rank: value for value, rank in zip(VALUES, CARD_RANKS, strict=True)}
 
 Dice = tuple[int, ...]

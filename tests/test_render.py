@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from scorer.cli import main
-from scorer.dice import BACKGROUND, class_face, face_class
+from scorer.dice import BACKGROUND, CARD_RANKS, CYRILLIC_RANKS, class_face, face_class
 from scorer.errors import ScorerError
 from scorer.render import scene
 from scorer.render.art import (
@@ -32,8 +32,10 @@ from scorer.render.scene import (
     HELD_OUT_FAMILIES,
     HELD_OUT_TRAY_COLOURS,
     RANDOM_TYPESET,
+    RANK_SCRIPTS,
     TRAY_COLOURS,
     BadRender,
+    in_script,
     render_scene,
     render_throw,
     write_dataset,
@@ -339,7 +341,7 @@ def test_random_art_given_fonts_sets_its_ranks_in_one_and_draws_the_rest_as_befo
         # then the family is the same but for its typeface: the Hershey stream is kept
         assert plain.typeface == ""
         assert typeset.typeface in fonts
-        assert dataclasses.replace(typeset, typeface="") == plain
+        assert dataclasses.replace(typeset, typeface="", ranks=CARD_RANKS) == plain
     # and pip dice have no ranks to set
     assert random_art(np.random.default_rng(0), "pips", fonts).typeface == ""
 
@@ -361,6 +363,64 @@ def test_ranks_set_in_a_typeface_each_lie_in_the_face_and_differ() -> None:
     for i in range(6):
         for j in range(i + 1, 6):
             assert np.abs(inks[i] - inks[j]).mean() > 0.01
+
+
+def test_random_families_print_cyrillic_ranks_only_in_fonts_that_have_them() -> None:
+    # given two hundred card families drawn with a font with Cyrillic capitals and one without
+    fonts = ("fonts/DejaVuSans.ttf", "fonts/cmr10.ttf")
+    arts = [random_art(np.random.default_rng(seed), "card", fonts) for seed in range(200)]
+    cyrillic = [a for a in arts if a.ranks == CYRILLIC_RANKS]
+    # then only the DejaVu families print Cyrillic ranks, about half of them
+    assert all(a.typeface == fonts[0] for a in cyrillic)
+    dejavu = sum(a.typeface == fonts[0] for a in arts)
+    assert 0.35 < len(cyrillic) / dejavu < 0.65
+    # and a family drawn without fonts prints the Latin ranks
+    assert all(random_art(np.random.default_rng(s), "card").ranks == CARD_RANKS for s in range(50))
+
+
+def test_a_family_printing_cyrillic_ranks_without_a_typeface_is_refused() -> None:
+    # given a Hershey family (OpenCV's stroke fonts draw ASCII alone)
+    hershey = FAMILIES["cards-ivory-letters"]
+    # when it is asked to print Cyrillic ranks, then the message names the remedy
+    with pytest.raises(ValueError, match="TrueType typeface"):
+        dataclasses.replace(hershey, ranks=CYRILLIC_RANKS)
+    with pytest.raises(ValueError, match="six ranks"):
+        dataclasses.replace(hershey, ranks=("9", "10"))
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="TrueType text is OpenCV 5's")
+def test_cyrillic_ranks_differ_from_the_latin_ones_where_the_letters_do() -> None:
+    # given a letters family in Cyrillic, and the same family in Latin in the same typeface
+    cyrillic = in_script(FAMILIES["cards-ivory-letters"], "cyrillic")
+    latin = dataclasses.replace(cyrillic, ranks=CARD_RANKS)
+    assert cyrillic.name == "cards-ivory-letters-cyrillic" and cyrillic.typeface
+    for value in range(1, 7):
+        ink, latin_ink = face_art(cyrillic, value)[1], face_art(latin, value)[1]
+        # then 9 and 10 are printed alike, and В Д Т unlike J Q A
+        if value <= 2:
+            assert np.array_equal(ink, latin_ink)
+        elif value != 5:
+            assert np.abs(ink - latin_ink).mean() > 0.01
+    # and pip dice have no ranks to change
+    assert in_script(FAMILIES["pips-white"], "cyrillic") == FAMILIES["pips-white"]
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="TrueType text is OpenCV 5's")
+def test_a_throw_in_cyrillic_is_the_same_throw_with_other_letters(tmp_path: Path) -> None:
+    # given one seed's held-out poker-dice sets, in Latin and in Cyrillic ranks
+    for ranks in ("latin", "cyrillic"):
+        write_dataset(tmp_path / ranks, 3, 9, kind="cards", held_out=True, ranks=ranks)
+    # then the labels are the same, the photos are not, and the families say their script
+    for stem in ("s9-00000", "s9-00001", "s9-00002"):
+        labels = [(tmp_path / r / "labels/test" / f"{stem}.txt").read_text() for r in RANK_SCRIPTS]
+        assert labels[0] == labels[1] and labels[0]
+    photos = [cv2.imread(str(tmp_path / r / "images/test/s9-00000.jpg")) for r in RANK_SCRIPTS]
+    assert np.abs(photos[0].astype(int) - photos[1]).mean() > 0.01
+    rows = (tmp_path / "cyrillic" / "renders-test.csv").read_text()
+    assert "-cyrillic" in rows
+    # and an unknown script is refused by name
+    with pytest.raises(BadRender, match="ranks must be one of"):
+        write_dataset(tmp_path / "x", 1, 9, kind="cards", held_out=True, ranks="greek")
 
 
 def test_the_typeset_family_without_fonts_says_what_to_install(

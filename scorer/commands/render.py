@@ -14,6 +14,7 @@ from scorer.render.scene import (
     FAMILIES,
     HELD_OUT_FAMILIES,
     KINDS,
+    RANK_SCRIPTS,
     render_scene,
     sample_sheet,
     write_dataset,
@@ -43,6 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("--split", default="test", help="split folder name (default test)")
     parser.add_argument(
+        "--ranks",
+        choices=RANK_SCRIPTS,
+        default="latin",
+        help="the script poker dice print their ranks in: latin (9 10 J Q K A, default) or "
+        "cyrillic (9 10 В Д К Т, as Russian and Ukrainian dice do); the same throws either way",
+    )
+    parser.add_argument(
         "--samples",
         action="store_true",
         help="instead of a set, write small sample PNGs: one sheet per family, three throws",
@@ -64,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
         kind=args.kind,
         held_out=args.held_out,
         split=args.split,
+        ranks=args.ranks,
     )
     seconds = time.perf_counter() - start
     print(

@@ -13,6 +13,7 @@ is a rank, and so reads the held-out families too.
 from __future__ import annotations
 
 import colorsys
+import dataclasses
 import importlib.util
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.dice import CARD_RANKS
+from scorer.dice import CARD_RANKS, CYRILLIC_RANKS
 
 #: Texture side in texels; a die is 40-90 px wide in a frame, drawn at 2x, so 128 is ample.
 TEXELS = 128
@@ -80,6 +81,18 @@ class DieArt:
     court_index_scale: float = 1.0  # size of the rank printed beside a court picture
     ace_suit: str = "spade"  # the big suit symbol of a court family's ace
     ace_scale: float = 1.0
+    # The ranks printed for 9..A: CARD_RANKS, or CYRILLIC_RANKS (only in a ``typeface``:
+    # OpenCV's Hershey fonts draw ASCII alone).
+    ranks: tuple[str, ...] = CARD_RANKS
+
+    def __post_init__(self) -> None:
+        if len(self.ranks) != 6:
+            raise ValueError(f"a poker die prints six ranks, not {self.ranks!r}")
+        if not self.typeface and not all(r.isascii() for r in self.ranks):
+            raise ValueError(
+                f"the family {self.name!r} prints {' '.join(self.ranks)}: OpenCV's Hershey "
+                "fonts draw ASCII alone, so give it a TrueType typeface"
+            )
 
     def ink(self, value: int) -> Colour:
         """The ink colour of the face that shows ``value``."""
@@ -368,7 +381,7 @@ def _rank_box(
 def _paint_corner_index(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -> None:
     """The rank small in the top-left corner and upside down in the bottom-right one."""
     t = albedo.shape[0]
-    cover = _text_cover(t, CARD_RANKS[value - 1], art, (0.1 * t, 0.09 * t, 0.15 * t, 0.15 * t))
+    cover = _text_cover(t, art.ranks[value - 1], art, (0.1 * t, 0.09 * t, 0.15 * t, 0.15 * t))
     colour = art.ink(value)
     if not (art.layout == "court" and value >= 3):  # courts and the ace have their own index
         _paint(albedo, ink, cover, colour)
@@ -382,7 +395,7 @@ def _suit_for(value: int, colour: Colour) -> str:
 
 def _paint_card(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -> None:
     t = albedo.shape[0]
-    rank = CARD_RANKS[value - 1]
+    rank = art.ranks[value - 1]
     colour = art.ink(value)
     if art.corner_index:
         _paint_corner_index(art, value, albedo, ink)
@@ -462,7 +475,7 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
     """A small court picture: robe, face, hair, headwear (and maybe a beard), and its index."""
     t = albedo.shape[0]
     colour = art.ink(value)
-    rank = CARD_RANKS[value - 1]
+    rank = art.ranks[value - 1]
     court = value - 3  # 0 jack, 1 queen, 2 king
     trim, skin, hair = art.court_colours or (GOLD, SKIN, BLACK)
     beard_colour = hair if art.court_colours else (40, 60, 90)
@@ -560,6 +573,15 @@ TYPESET_FONTS: tuple[str, ...] = (
     "cmti10.ttf",
     "cmmi10.ttf",
 )
+
+
+#: The :data:`TYPESET_FONTS` that carry Cyrillic capitals (Computer Modern has none).
+CYRILLIC_TYPESET: frozenset[str] = frozenset(
+    name for name in TYPESET_FONTS if name.startswith(("DejaVu", "STIXGeneral"))
+)
+#: The share of random families set in a :data:`CYRILLIC_TYPESET` font that print
+#: :data:`~scorer.dice.CYRILLIC_RANKS`, as Russian and Ukrainian poker dice do.
+CYRILLIC_SHARE = 0.5
 
 
 def typefaces() -> tuple[str, ...]:
@@ -667,6 +689,7 @@ def random_art(rng: np.random.Generator, face: str, fonts_from: Sequence[str] = 
     :data:`MIN_INK_CONTRAST`, and no card is printed in the held-out script font. Given
     TrueType fonts (``typefaces``), a card family sets its ranks in one of them: the
     Hershey fonts alone are seven shapes of a rank, and a reader learns their shapes.
+    Half the families set in a font with Cyrillic capitals print the Cyrillic ranks.
     """
     if face not in ("pips", "card"):
         raise ValueError(f"face must be 'pips' or 'card', not {face!r}")
@@ -700,7 +723,7 @@ def random_art(rng: np.random.Generator, face: str, fonts_from: Sequence[str] = 
     if rng.random() < 0.4:  # other makers draw other courts: then only the index tells
         hats = tuple(str(h) for h in rng.choice(COURT_HATS, size=3))
     hair = inks[rng.integers(6)] if rng.random() < 0.75 else body  # hair lost in the body
-    return DieArt(
+    art = DieArt(
         name="random-card",
         face="card",
         body=body,
@@ -728,3 +751,6 @@ def random_art(rng: np.random.Generator, face: str, fonts_from: Sequence[str] = 
         typeface=str(fonts_from[rng.integers(len(fonts_from))]) if fonts_from else "",
         **finish,  # type: ignore[arg-type]
     )
+    if Path(art.typeface).name in CYRILLIC_TYPESET and rng.random() < CYRILLIC_SHARE:
+        return dataclasses.replace(art, ranks=CYRILLIC_RANKS)
+    return art

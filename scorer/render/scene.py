@@ -20,6 +20,7 @@ reader can be measured on dice and felts it never trained on. ``family="random"`
 from __future__ import annotations
 
 import csv
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.dice import CLASS_NAMES, class_face, face_class
+from scorer.dice import CARD_RANKS, CLASS_NAMES, CYRILLIC_RANKS, class_face, face_class
 from scorer.errors import ScorerError
 from scorer.render.art import (
     HELD_OUT_ART,
@@ -50,6 +51,12 @@ RANDOM = "random"
 #: ``family=RANDOM_TYPESET``: as ``RANDOM``, poker dice with ranks set in TrueType fonts
 #: (:func:`typefaces`: training only, where matplotlib's fonts are installed).
 RANDOM_TYPESET = "random-typeset"
+
+#: The scripts a render's poker dice print their ranks in (``ranks=``).
+RANK_SCRIPTS: dict[str, tuple[str, ...]] = {"latin": CARD_RANKS, "cyrillic": CYRILLIC_RANKS}
+#: OpenCV 5's own sans-serif typeface, which has Cyrillic capitals and is no training
+#: font: a fixed family's Hershey font draws ASCII alone, so its Cyrillic ranks are set in it.
+CYRILLIC_FALLBACK = "sans"
 
 DIE_MM = 16.0  # side of a die; the camera's distance sets how many pixels that is
 Label = tuple[str, int, tuple[int, int, int, int]]
@@ -275,6 +282,26 @@ def _pick_random_arts(
     if rng.random() < 0.65:
         return [draw()] * n
     return [draw() for _ in range(n)]
+
+
+def in_script(art: DieArt, ranks: str) -> DieArt:
+    """``art`` printing its poker dice's ranks in ``ranks`` (a :data:`RANK_SCRIPTS` key).
+
+    The same make of dice but for its letters, so a set rendered in both scripts from one
+    seed differs in nothing else; pip dice are returned as they are.
+    """
+    if ranks not in RANK_SCRIPTS:
+        raise BadRender(f"ranks must be one of {', '.join(RANK_SCRIPTS)}, not {ranks!r}")
+    if art.face != "card" or art.ranks == RANK_SCRIPTS[ranks]:
+        return art
+    if ranks == "cyrillic" and not art.typeface and not hasattr(cv2, "FontFace"):
+        raise BadRender(
+            f"Cyrillic ranks are set in OpenCV 5's TrueType text; OpenCV {cv2.__version__} has none"
+        )
+    typeface = art.typeface or (CYRILLIC_FALLBACK if ranks == "cyrillic" else "")
+    return dataclasses.replace(
+        art, name=f"{art.name}-{ranks}", ranks=RANK_SCRIPTS[ranks], typeface=typeface
+    )
 
 
 def _camera(rng: np.random.Generator, width: int, height: int, px_per_die: float) -> Camera:
@@ -871,6 +898,7 @@ def render_scene(
     photo: bool = True,
     shadows: bool = True,
     empty_tray: bool = False,
+    ranks: str = "latin",
 ) -> Scene:
     """Render a throw and keep everything about it (for tests and for the demo camera).
 
@@ -879,7 +907,8 @@ def render_scene(
     labels still say where) but does not draw them nor their shadows: the difference of
     the two renders of one seed is exactly the dice. ``family="random"`` paints the dice
     in art drawn afresh for this throw (training only: it refuses ``held_out``), with
-    pip or card faces as ``kind`` says.
+    pip or card faces as ``kind`` says. ``ranks="cyrillic"`` prints the poker dice's ranks
+    as Russian and Ukrainian dice do (:func:`in_script`); the throw is otherwise the same.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -897,7 +926,7 @@ def render_scene(
             raise BadRender(f"unknown tray colour {tray!r}")
     else:
         look = list(trays.values())[rng.integers(len(trays))]
-    arts = _pick_arts(rng, n_dice, kind, family, held_out)
+    arts = [in_script(a, ranks) for a in _pick_arts(rng, n_dice, kind, family, held_out)]
     if values is None:
         values = [int(v) for v in rng.integers(1, 7, size=n_dice)]
     px_per_die = rng.uniform(27.0, 62.0) * min(width, height) / 640
@@ -1014,6 +1043,7 @@ def write_dataset(
     held_out: bool,
     split: str = "test",
     size: tuple[int, int] = (640, 640),
+    ranks: str = "latin",
 ) -> None:
     """Render ``n_images`` throws of 1-6 dice into a YOLO set (the layout of ../shared/datasets).
 
@@ -1021,6 +1051,7 @@ def write_dataset(
     so results can be broken down by what the reader saw. Photo ``i`` is drawn from
     ``default_rng([seed, i])``: sets of one seed grow without changing their first photos,
     and two seeds give different photos. ``held_out=True`` is refused for ``train``/``val``.
+    ``ranks`` is :func:`render_scene`'s: one seed in both scripts gives the same throws.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -1028,6 +1059,8 @@ def write_dataset(
         raise BadRender(f"cannot render {n_images} images")
     if not split.replace("-", "").replace("_", "").isalnum():
         raise BadRender(f"split must be a plain name like 'train' or 'test', not {split!r}")
+    if ranks not in RANK_SCRIPTS:
+        raise BadRender(f"ranks must be one of {', '.join(RANK_SCRIPTS)}, not {ranks!r}")
     if held_out and split in ("train", "val"):
         raise BadRender("held-out families and trays are for measuring only: write them to 'test'")
     out_dir = Path(out_dir)
@@ -1038,7 +1071,8 @@ def write_dataset(
     rows = []
     for i in range(n_images):
         rng = np.random.default_rng([seed, i])  # each photo can be re-rendered on its own
-        scene = render_scene(rng, int(rng.integers(1, 7)), kind=kind, held_out=held_out, size=size)
+        n_dice = int(rng.integers(1, 7))
+        scene = render_scene(rng, n_dice, kind=kind, held_out=held_out, size=size, ranks=ranks)
         stem = f"s{seed}-{i:05d}"
         cv2.imwrite(str(images / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         h, w = scene.image.shape[:2]

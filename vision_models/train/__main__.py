@@ -67,8 +67,9 @@ def main(argv: list[str] | None = None) -> int:
         "--warm",
         type=Path,
         default=None,
-        help="fine-tune the finder and face networks exported in this folder (batch norms "
-        "frozen) instead of training them from scratch",
+        help="fine-tune the finder and face network exported in this folder (batch norms "
+        "frozen) instead of training them from scratch: the face network of the kind this "
+        "run trains (faces.onnx, faces-cards.onnx or, with --second, faces-cards-2.onnx)",
     )
     parser.add_argument(
         "--finder-keep",
@@ -81,9 +82,9 @@ def main(argv: list[str] | None = None) -> int:
         "--faces-keep",
         type=Path,
         default=None,
-        help="a folder whose exported face network's readings of every crop but the 3D "
-        "renders' the new face network is also fitted to (it learns the renders and keeps "
-        "what that one reads on real photos)",
+        help="a folder whose exported face network (of the kind this run trains) the new "
+        "one is also fitted to on every crop but the 3D renders' and the typeset ranks' (it "
+        "learns those and keeps what that one reads on real photos)",
     )
     parser.add_argument(
         "--distil",
@@ -186,8 +187,13 @@ def main(argv: list[str] | None = None) -> int:
         "--courts-seed", type=int, default=3, help="the court stage's seed, added to SEED"
     )
     args = parser.parse_args(argv)
+    # the face network this run trains, and the one --warm and --faces-keep start from
+    faces_name = "faces" if args.faces_kind == "any" else "faces-cards"
+    if args.second:
+        faces_name = "faces-cards-2"
     if args.warm is not None:
-        missing = [n for n in ("finder.onnx", "faces.onnx") if not (args.warm / n).is_file()]
+        wanted = ("finder.onnx", f"{faces_name}.onnx")
+        missing = [n for n in wanted if not (args.warm / n).is_file()]
         if missing:
             parser.error(f"--warm {args.warm}: no {' or '.join(missing)} there to fine-tune")
     if args.render3d_extras is not None and not (args.render3d_extras / "faces.onnx").is_file():
@@ -204,8 +210,8 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{option} needs --warm: a blend is of a network and its fine-tuning")
         if any(not 0.0 <= a <= 1.0 for a in shares):
             parser.error(f"{option}: each share is between 0 and 1")
-    if args.faces_keep is not None and not (args.faces_keep / "faces.onnx").is_file():
-        parser.error(f"--faces-keep {args.faces_keep}: no faces.onnx there to keep")
+    if args.faces_keep is not None and not (args.faces_keep / f"{faces_name}.onnx").is_file():
+        parser.error(f"--faces-keep {args.faces_keep}: no {faces_name}.onnx there to keep")
     args.only = list(dict.fromkeys(args.only))  # a stage named twice runs once
     if args.distil and "faces" not in args.only:
         parser.error("--distil teaches a face network: add faces to --only")
@@ -367,22 +373,20 @@ def main(argv: list[str] | None = None) -> int:
             args.faces_steps,
             rng,
             log,
-            start=args.warm / "faces.onnx" if args.warm else None,
+            start=args.warm / f"{faces_name}.onnx" if args.warm else None,
             lr=args.warm_lr if args.warm else 3e-3,
             last=args.faces_width,
-            keep=args.faces_keep / "faces.onnx" if args.faces_keep else None,
+            keep=args.faces_keep / f"{faces_name}.onnx" if args.faces_keep else None,
             teachers=args.distil,
         )
         hold = [q for p in hold_photos for q in samples(p)]
         if args.faces_kind == "cards":
             hold = [q for q in hold if q.label >= CARDS]
-        name = "faces-cards" if args.faces_kind == "cards" else "faces"
-        if args.second:
-            name = "faces-cards-2"
+        name = faces_name
         tuned = faces
         shares = args.faces_blend or [1.0]
         if args.faces_blend is not None:
-            started = fit.warm_start(FaceNet(args.faces_width), args.warm / "faces.onnx")
+            started = fit.warm_start(FaceNet(args.faces_width), args.warm / f"{name}.onnx")
             faces = fit.blend(tuned, started, shares[0])
         figures = fit.calibrate_and_export(
             faces, hold, args.out / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log, features=True

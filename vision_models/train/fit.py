@@ -299,13 +299,16 @@ def reader_extras(models: Path, photos: list[Photo], per_photo: int = 4) -> list
 #: the source of ``reader_extras``' patches: a kept network read them as dice, so its
 #: readings of them are not kept (``distilled``)
 EXTRA = "extra"
+#: The source of the 2D renders' throws whose ranks are set in TrueType fonts (``--typeset``).
+TYPESET_SOURCE = "rendered:random-typeset"
 
 
 def distilled(patch: Patch) -> bool:
     """Whether a kept network's reading of ``patch`` is kept while fine-tuning: not for a
-    3D render's crops (what it is to learn), nor for an extra die a reader found, which
-    the kept network reads as a die and the label says is none."""
-    return patch.source not in ("render3d", EXTRA)
+    3D render's crops nor for ranks set in TrueType fonts, Cyrillic ones among them (what
+    it is to learn), nor for an extra die a reader found, which the kept network reads
+    as a die and the label says is none."""
+    return patch.source not in ("render3d", TYPESET_SOURCE, EXTRA)
 
 
 def has_bf16() -> bool:
