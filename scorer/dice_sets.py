@@ -1,8 +1,9 @@
 """The table's sets of dice ("white", "blue marbled", "poker dice"), each with its profile.
 
-A set is a folder under ``<data>/dice-sets/``: ``set.json`` (its name) and, once taught,
-``profile.npz`` (:mod:`scorer.vision.profile`). ``chosen.json`` remembers the set the
-last game used, which /setup offers first. The folder lives beside the games, so it
+A set is a folder under ``<data>/dice-sets/``: ``set.json`` (its name and, for poker
+dice, the letters its faces print: ``ranks``) and, once taught, ``profile.npz``
+(:mod:`scorer.vision.profile`). ``chosen.json`` remembers the set the last game used,
+which /setup offers first. The folder lives beside the games, so it
 survives restarts and is copied with the data directory.
 
 The vision package is imported lazily, as the table does: without the reader's models
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from scorer.dice import CARD_RANKS, CYRILLIC_RANKS
 from scorer.errors import ScorerError
 from scorer.game import not_undone
 
@@ -27,6 +29,32 @@ log = logging.getLogger(__name__)
 
 MAX_NAME = 40
 MAX_SETS = 20
+
+#: The letters a set's poker dice print on values 1..6, by the name ``set.json`` keeps:
+#: Russian and Ukrainian poker dice print 9 10 В Д К Т where others print 9 10 J Q K A.
+#: Only what the pages draw follows them; stored games and the API keep values 1..6
+#: and the Latin ranks of RULES.md.
+RANK_SCRIPTS: dict[str, tuple[str, ...]] = {"latin": CARD_RANKS, "cyrillic": CYRILLIC_RANKS}
+#: What a set prints where ``set.json`` does not say (every set made before it could).
+DEFAULT_RANKS = "latin"
+BAD_RANKS = "a set of dice prints its ranks latin (9 10 J Q K A) or cyrillic (9 10 В Д К Т)"
+
+
+def rank_labels(ranks: str | None) -> tuple[str, ...]:
+    """The six labels poker dice printing ``ranks`` show for values 1..6 (Latin where
+    ``ranks`` is None or unknown: the pages draw something rather than nothing).
+
+    >>> rank_labels("cyrillic")[3], rank_labels(None)[3]
+    ('Д', 'Q')
+    """
+    return RANK_SCRIPTS.get(ranks or DEFAULT_RANKS, CARD_RANKS)
+
+
+def check_ranks(ranks: object) -> str:
+    """``ranks`` if it names the letters of a set's dice, else a :class:`ScorerError`."""
+    if not isinstance(ranks, str) or ranks not in RANK_SCRIPTS:
+        raise ScorerError(f"{BAD_RANKS}, not {ranks!r}")
+    return ranks
 
 
 class UnknownDiceSet(ScorerError):
@@ -50,6 +78,8 @@ class DiceSets:
     >>> white = sets.create("White")
     >>> [s["name"] for s in sets.list()], sets.chosen
     (['White'], 'white')
+    >>> sets.set_ranks(white, "cyrillic"); sets.labels(white)[2:]
+    ('В', 'Д', 'К', 'Т')
     """
 
     def __init__(self, root: Path) -> None:
@@ -75,18 +105,27 @@ class DiceSets:
                     "name": str(meta.get("name") or folder.name),
                     "taught": (folder / "profile.npz").is_file(),
                     "problem": loaded.problem if loaded else None,
+                    "ranks": _ranks_of(meta, folder.name),
                 }
             )
         return out
 
-    def create(self, name: str) -> str:
-        """A new set named ``name`` (or the one already so named); it becomes the chosen one."""
+    def create(self, name: str, ranks: str | None = None) -> str:
+        """A new set named ``name`` (or the one already so named); it becomes the chosen one.
+
+        ``ranks``: the letters its poker dice print (``RANK_SCRIPTS``); None leaves a
+        known set's as they are and makes a new one Latin.
+        """
         name = " ".join(str(name).split())
         if not name or len(name) > MAX_NAME:
             raise ScorerError(f"a set of dice has a name of 1 to {MAX_NAME} characters")
+        if ranks is not None:
+            check_ranks(ranks)
         with self._lock:
             for known in self.list():
                 if known["name"].casefold() == name.casefold():
+                    if ranks is not None:
+                        self.set_ranks(known["id"], ranks)
                     self.choose(known["id"])
                     return known["id"]
             if len(self.list()) >= MAX_SETS:
@@ -97,13 +136,36 @@ class DiceSets:
                 n += 1
                 slug = f"{base}-{n}"
             (self.root / slug).mkdir(parents=True)
-            _write_json(self.root / slug / "set.json", {"name": name})
+            meta = {"name": name, "ranks": ranks or DEFAULT_RANKS}
+            _write_json(self.root / slug / "set.json", meta)
             self.choose(slug)
             return slug
 
     def name(self, set_id: str) -> str:
         meta = _read_json(self.folder(set_id) / "set.json")
         return str(meta.get("name") or set_id) if isinstance(meta, dict) else set_id
+
+    def ranks(self, set_id: str) -> str:
+        """The letters the set's poker dice print (a key of ``RANK_SCRIPTS``): Latin for a
+        set stored before sets said so, and for one whose ``set.json`` names something
+        else (logged, so the set still plays)."""
+        meta = _read_json(self.folder(set_id) / "set.json")
+        return _ranks_of(meta if isinstance(meta, dict) else {}, set_id)
+
+    def labels(self, set_id: str) -> tuple[str, ...]:
+        """The six labels the set's poker dice show for values 1..6."""
+        return rank_labels(self.ranks(set_id))
+
+    def set_ranks(self, set_id: str, ranks: str) -> None:
+        """Record the letters the set's poker dice print; it survives restarts (``set.json``
+        is rewritten whole, atomically, keeping what else it says)."""
+        check_ranks(ranks)
+        with self._lock:
+            path = self.folder(set_id) / "set.json"
+            meta = _read_json(path)
+            meta = dict(meta) if isinstance(meta, dict) else {"name": set_id}
+            meta["ranks"] = ranks
+            _write_json(path, meta)
 
     def folder(self, set_id: str) -> Path:
         """The folder of a set, refusing ids that are not one of ours."""
@@ -185,6 +247,16 @@ class DiceSets:
             else:
                 (folder / "profile.npz").unlink(missing_ok=True)
                 self._loaded[set_id] = Loaded(0.0, None, None)
+
+
+def _ranks_of(meta: dict[str, Any], set_id: str) -> str:
+    """The ``ranks`` a set's ``set.json`` holds: absent is Latin, a bad one is logged
+    and read as Latin (a hand-edited file must not stop the table)."""
+    ranks = meta.get("ranks", DEFAULT_RANKS)
+    if isinstance(ranks, str) and ranks in RANK_SCRIPTS:
+        return str(ranks)
+    log.warning("dice set %s: %s, not %r: shown as latin", set_id, BAD_RANKS, ranks)
+    return DEFAULT_RANKS
 
 
 def _read_json(path: Path) -> Any:

@@ -29,6 +29,7 @@ from typing import Any, Protocol
 from scorer import tally
 from scorer.bus import Bus
 from scorer.dice import CARD_RANKS
+from scorer.dice_sets import DEFAULT_RANKS, rank_labels
 from scorer.errors import BadDice, ForbiddenMove, ScorerError, StaleState
 
 log = logging.getLogger(__name__)
@@ -355,7 +356,20 @@ class Table:
         state["hints"] = hints_available(state["ruleset"]) and bool(state.get("coach"))
         state["notes"] = tally.notes(game)
         state["moves"] = self.moves(game, state)
+        state["ranks"] = self.ranks_of(getattr(game.setup, "dice_set", None))
+        state["rank_labels"] = list(rank_labels(state["ranks"]))
         return state
+
+    def ranks_of(self, set_id: str | None) -> str:
+        """The letters the game's set of dice prints (``scorer.dice_sets.RANK_SCRIPTS``):
+        the pages draw poker dice as the table's dice show them. Latin without a set,
+        or with one since deleted."""
+        if self.dice_sets is None or set_id is None:
+            return DEFAULT_RANKS
+        try:
+            return self.dice_sets.ranks(set_id)
+        except ScorerError:
+            return DEFAULT_RANKS
 
     @staticmethod
     def moves(game: Any, state: dict[str, Any]) -> dict[str, list[str]]:
@@ -1069,6 +1083,8 @@ class Table:
             "size": _size_of(profile),
             "sureness": _sureness_of(profile),
             "problem": self.dice_sets.problem(set_id),
+            "ranks": self.dice_sets.ranks(set_id),
+            "rank_labels": list(self.dice_sets.labels(set_id)),
         }
 
     def forget_dice_set(self, set_id: str) -> dict[str, Any]:

@@ -71,6 +71,64 @@ def test_given_sets_when_created_and_chosen_then_listed_and_remembered(tmp_path)
         sets.choose("../etc")
 
 
+def test_given_a_new_set_or_one_stored_before_sets_had_letters_then_its_dice_print_latin(tmp_path):
+    # given a set made now, and one whose set.json predates the ranks field
+    sets = DiceSets(tmp_path / "dice-sets")
+    white = sets.create("White")
+    old = tmp_path / "dice-sets" / "old"
+    old.mkdir()
+    (old / "set.json").write_text('{"name": "Old"}\n', encoding="utf-8")
+    # then both print Latin ranks, as every set did before
+    assert sets.ranks(white) == sets.ranks("old") == "latin"
+    assert sets.labels("old") == ("9", "10", "J", "Q", "K", "A")
+    assert {s["id"]: s["ranks"] for s in sets.list()} == {"old": "latin", "white": "latin"}
+
+
+def test_given_cyrillic_dice_when_recorded_then_the_letters_survive_a_restart(tmp_path):
+    # given a set of Russian poker dice
+    sets = DiceSets(tmp_path / "dice-sets")
+    red = sets.create("Red poker")
+    # when the players say its dice print Cyrillic
+    sets.set_ranks(red, "cyrillic")
+    # then a table started afresh reads it so, and the set keeps its name
+    again = DiceSets(tmp_path / "dice-sets")
+    assert again.ranks(red) == "cyrillic"
+    assert again.labels(red) == ("9", "10", "В", "Д", "К", "Т")
+    assert again.name(red) == "Red poker"
+    assert not list((tmp_path / "dice-sets" / red).glob("*.tmp"))  # written whole, then moved
+    # and naming the letters on creation sets them, on a known set too
+    assert sets.ranks(sets.create("Blue", "cyrillic")) == "cyrillic"
+    assert sets.create("red poker", "latin") == red and sets.ranks(red) == "latin"
+    assert sets.ranks(sets.create("RED POKER")) == "latin"  # none named: left as it is
+
+
+def test_given_a_bad_ranks_value_then_it_is_refused_or_read_as_latin_never_a_crash(
+    tmp_path, caplog
+):
+    from scorer.errors import ScorerError
+
+    sets = DiceSets(tmp_path / "dice-sets")
+    green = sets.create("Green")
+    # when a player (or the API) names letters no dice print, then it is refused and says which
+    for bad in ("greek", "Cyrillic", None, ["cyrillic"]):
+        with pytest.raises(ScorerError, match=r"latin \(9 10 J Q K A\) or cyrillic"):
+            sets.set_ranks(green, bad)
+        with pytest.raises(ScorerError, match="latin"):
+            sets.create("Yellow", bad or "x")
+    assert sets.ranks(green) == "latin" and len(sets.list()) == 1
+    # given a set.json edited by hand to something unknown (or not text at all)
+    for stored in ('"greek"', '["cyrillic"]', "7"):
+        (tmp_path / "dice-sets" / green / "set.json").write_text(
+            f'{{"name": "Green", "ranks": {stored}}}', encoding="utf-8"
+        )
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="scorer.dice_sets"):
+            # then the set still lists and plays, Latin, and the log says why
+            assert sets.ranks(green) == "latin"
+            assert sets.list()[0]["ranks"] == "latin"
+        assert "latin (9 10 J Q K A) or cyrillic" in caplog.text
+
+
 @pytest.fixture(scope="module")
 def real_reader():
     if not (default_model_dir() / "faces.onnx").is_file():
@@ -266,8 +324,8 @@ def test_given_sets_when_setup_and_camera_pages_are_shown_then_the_chosen_set_an
     (logo_table.dice_sets.folder(logo) / "profile.npz").write_bytes(b"PK\x03\x04 not whole")
     # /setup offers every set, the last one chosen first, and "no set"
     setup = client.get("/setup").get_data(as_text=True)
-    assert f'<option value="{logo}" selected>Logo</option>' in setup
-    assert f'<option value="{white}" >White</option>' in setup
+    assert f'<option value="{logo}" data-ranks="latin" selected>Logo</option>' in setup
+    assert f'<option value="{white}" data-ranks="latin" >White</option>' in setup
     # /camera has the teaching step and a note saying the chosen set reads untaught, and why
     camera = client.get("/camera").get_data(as_text=True)
     assert "Teach my dice" in camera and "Forget these dice" in camera

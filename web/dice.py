@@ -16,7 +16,7 @@ from scorer.dice_sets import UnknownDiceSet
 from scorer.errors import ForbiddenMove, ScorerError
 from web.openapi import BAD, Reply, operation
 from web.refusals import translate
-from web.schema import DiceSetName, Error, Lesson, Nothing
+from web.schema import DiceSetName, DiceSetRanks, Error, Lesson, Nothing
 
 bp = Blueprint("dice", __name__, url_prefix="/api/dice-sets")
 
@@ -43,14 +43,14 @@ def scorer_error(err: ScorerError) -> tuple[Response, int]:
 UNKNOWN_SET = Reply("no such set of dice", Error)
 SUMMARY = Reply(
     '{set, name, kind, faces: {"pips:6": n, ...}, crops, reads: [{photo, dice}], '
-    "size: {side, frame: [w, h], used} | null, problem}"
+    "size: {side, frame: [w, h], used} | null, problem, ranks, rank_labels}"
 )
 
 
 @bp.get("")
 @operation(
     "the table's sets of dice (issue 24) and the one the last game used",
-    {200: Reply("{sets: [{id, name, taught, problem}], chosen}")},
+    {200: Reply("{sets: [{id, name, taught, problem, ranks}], chosen}")},
 )
 def listing() -> Response:
     return jsonify({"sets": sets().list(), "chosen": sets().chosen})
@@ -63,8 +63,28 @@ def listing() -> Response:
     body=DiceSetName,
 )
 def create(body: DiceSetName) -> Response:
-    set_id = sets().create(body.name)
+    set_id = sets().create(body.name, body.ranks)
     return jsonify({"set": set_id, "sets": sets().list(), "chosen": sets().chosen})
+
+
+@bp.post("/<set_id>/ranks")
+@operation(
+    "the letters the set's poker dice print (latin 9 10 J Q K A, cyrillic 9 10 В Д К Т): "
+    "every page then draws its games' dice so; games and the API keep values 1..6",
+    {200: Reply("{set, ranks, rank_labels, sets}"), 400: BAD, 404: UNKNOWN_SET},
+    body=DiceSetRanks,
+)
+def ranks(set_id: str, body: DiceSetRanks) -> Response:
+    sets().set_ranks(set_id, body.ranks)
+    table().publish()  # the game on the table may be played with this set
+    return jsonify(
+        {
+            "set": set_id,
+            "ranks": sets().ranks(set_id),
+            "rank_labels": list(sets().labels(set_id)),
+            "sets": sets().list(),
+        }
+    )
 
 
 @bp.get("/<set_id>")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +57,7 @@ def strings() -> dict[str, Any]:
         "bonuses": {b: str(n) for b, n in BONUS_NAMES.items()},
         "round_n": _("Round %(n)s", n="{n}"),
         "missed_die": _("A die the camera missed"),
+        "ranks_saved": _("These dice now show %(labels)s on every page.", labels="{labels}"),
         "missed_note": _("Which face is up? It joins the dice the camera saw."),
         "throw_n": _("Throw %(n)s of %(of)s", n="{n}", of="{of}"),
         "throw_none": _("Throw the dice"),
@@ -261,6 +263,7 @@ def setup() -> str:
         page="setup",
         dice_sets=sets.list() if sets is not None else [],
         chosen_set=sets.chosen if sets is not None else None,
+        rank_scripts=rank_scripts(),
         rulesets=rulesets,
         dice_kinds=DICE_KINDS,
         timers=TIMER_CHOICES,
@@ -294,7 +297,16 @@ def camera() -> str:
         chosen_set=sets.chosen if sets is not None else None,
         teach_summary=summary,
         teach_strings=teach_strings(),
+        rank_scripts=rank_scripts(),
     )
+
+
+def rank_scripts() -> list[dict[str, Any]]:
+    """The choices of the letters a set's poker dice print, as /setup and /camera offer
+    them: each shown as the six faces themselves, which a player matches to the dice."""
+    from scorer.dice_sets import RANK_SCRIPTS
+
+    return [{"id": key, "labels": list(labels)} for key, labels in RANK_SCRIPTS.items()]
 
 
 def teach_strings() -> dict[str, str]:
@@ -352,6 +364,7 @@ def history() -> str:
         fairness=table_fairness(table().store),
         fairness_line=fairness_line,
         set_name=dice_set_name,
+        set_faces=set_faces,
         strings=strings(),
     )
 
@@ -393,8 +406,9 @@ def history_game(game_id: int) -> str:
     except ScorerError:
         abort(404)
     setup = table().store.setup(game_id)
-    rows = history_rows(log, setup)
-    rows = with_misreads(rows, table().misreads(game_id), setup.dice == "cards")
+    labels = state["rank_labels"]  # poker dice as the game's set prints them
+    rows = history_rows(log, setup, labels)
+    rows = with_misreads(rows, table().misreads(game_id), labels if setup.dice == "cards" else None)
     return render_template(
         "history_game.html",
         page="history",
@@ -456,13 +470,28 @@ def fairness_line(verdict: Any) -> str:
         )
     if not verdict.biased:
         return _("No sign of bias over %(n)s dice.", n=f"{verdict.dice:,}".replace(",", "\u202f"))
-    from scorer.dice import card_rank
-
-    face = card_rank(verdict.face) if verdict.cards else str(verdict.face)
+    face = set_faces(verdict)[verdict.face - 1]
     p = f"{verdict.p_value:.2g}"
     if verdict.more:
         return _("%(face)s comes up more often than a fair die would: p = %(p)s.", face=face, p=p)
     return _("%(face)s comes up less often than a fair die would: p = %(p)s.", face=face, p=p)
+
+
+def set_faces(verdict: Any) -> list[str]:
+    """The six faces of a fairness verdict's dice as they print them: 1..6, or a poker
+    set's ranks in its own letters (Latin for the sets of dice kind ``cards``)."""
+    if not verdict.cards:
+        return [str(v) for v in range(1, 7)]
+    from scorer.dice_sets import rank_labels
+
+    return list(rank_labels(table().ranks_of(verdict.dice_set)))
+
+
+def face_text(value: Any, labels: Sequence[str] | None) -> str:
+    """A die as a page writes it: pips as the number, a poker die as its set prints it."""
+    from scorer.dice import check_value
+
+    return labels[check_value(value) - 1] if labels else str(value)
 
 
 def cell_label(ruleset: str, cell: str) -> str:
@@ -473,13 +502,18 @@ def cell_label(ruleset: str, cell: str) -> str:
     return cell_name(ruleset, cell)
 
 
-def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str, Any]]:
-    """The log as the history page shows it: who acted, each throw with its corrections."""
-    from scorer.dice import card_rank
+def history_rows(
+    log: list[dict[str, Any]], setup: Any = None, labels: Sequence[str] | None = None
+) -> list[dict[str, Any]]:
+    """The log as the history page shows it: who acted, each throw with its corrections.
+
+    ``labels``: the six ranks the game's poker dice print (Latin where not given)."""
+    from scorer.dice import CARD_RANKS
     from scorer.game import Game
 
     game = Game.start(setup) if setup is not None else None
     cards = setup is not None and setup.dice == "cards"
+    shown = (labels or CARD_RANKS) if cards else None
     rows: list[dict[str, Any]] = []
     last_throw: dict[str, Any] | None = None
     for entry in log:
@@ -512,14 +546,14 @@ def history_rows(log: list[dict[str, Any]], setup: Any = None) -> list[dict[str,
                 for i, c in enumerate(reading.get("confidence") or [])
             ]
             row["photo"] = reading.get("photo")
-            row["faces"] = [card_rank(v) if cards else str(v) for v in event.get("dice", [])]
+            row["faces"] = [face_text(v, shown) for v in event.get("dice", [])]
             row["marks"] = photo_marks(
                 reading.get("boxes") or [], row["faces"], reading.get("unsure") or []
             )
             last_throw = row
         elif event.get("type") == "rolloff":  # issue 26: who threw what for the first move
             reading = event.get("reading") or {}
-            row["faces"] = [card_rank(v) if cards else str(v) for v in event.get("dice", [])]
+            row["faces"] = [face_text(v, shown) for v in event.get("dice", [])]
             row["photo"] = reading.get("photo")
             row["marks"] = photo_marks(reading.get("boxes") or [], row["faces"])
             row["total"] = sum(int(v) for v in event.get("dice", []) if isinstance(v, int))
@@ -550,14 +584,13 @@ def photo_marks(
 
 
 def with_misreads(
-    rows: list[dict[str, Any]], misreads: list[dict[str, Any]], cards: bool
+    rows: list[dict[str, Any]], misreads: list[dict[str, Any]], labels: Sequence[str] | None
 ) -> list[dict[str, Any]]:
-    """The history's rows with the readings that failed put in at their time."""
-    from scorer.dice import card_rank
-
+    """The history's rows with the readings that failed put in at their time (``labels``:
+    the six ranks the game's poker dice print; None for pips)."""
     for record in misreads:
         values = [v for v in record.get("values") or [] if isinstance(v, int)]
-        faces = [card_rank(v) if cards else str(v) for v in values]
+        faces = [face_text(v, labels) for v in values]
         row = {
             "seq": "",
             "at": str(record.get("at", "")),

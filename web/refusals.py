@@ -192,6 +192,10 @@ LINES += (
     _l("no set of dice %(id)s"),
     _l("a set of dice has a name of 1 to %(max)s characters"),
     _l("a table keeps at most %(max)s sets of dice"),
+    _l(
+        "a set of dice prints its ranks latin (9 10 J Q K A) or cyrillic "
+        "(9 10 В Д К Т), not %(value)s"
+    ),
     _l("that photo is no longer kept: throw and read again"),
     _l("dice are pips or card dice, not %(kind)s"),
     _l("the set %(name)s holds %(kind)s dice: %(other)s labels belong to another set"),

@@ -25,7 +25,8 @@ from pydantic import (
     model_validator,
 )
 
-from scorer.dice import CARD_RANKS, parse_die
+from scorer.dice import CARD_RANKS, CYRILLIC_RANKS, parse_die
+from scorer.dice_sets import BAD_RANKS, RANK_SCRIPTS, check_ranks
 from scorer.errors import BadDice, ScorerError
 from scorer.game import DICE_KINDS, MAX_NAME, MAX_PLAYERS, TIMER_CHOICES, Setup
 from scorer.rules import RULESET_IDS
@@ -98,15 +99,33 @@ Version = Annotated[
     Field(description="the state's version the client saw; a stale one gives 409 StaleState"),
 ]
 Cell = Annotated[str, Field(min_length=1)]
-#: A die as a person writes it; :func:`scorer.dice.parse_die` reads it and names a bad one.
+#: Cyrillic poker dice's letters as the Latin ranks the game reads (В=J, Д=Q, К=K, Т=A):
+#: a table whose dice print В Д К Т types what it sees.
+_LATIN_RANK = dict(zip(CYRILLIC_RANKS, CARD_RANKS, strict=True))
+
+
+def read_die(token: Any) -> int:
+    """A die as a person writes it, Cyrillic letters too; the game's own
+    :func:`scorer.dice.parse_die` reads it (and names a bad one as it always has)."""
+    if isinstance(token, str):
+        token = _LATIN_RANK.get(token.strip().upper(), token)
+    return parse_die(token)
+
+
+#: A die as a person writes it: 1..6, 9 10 J Q K A, or 9 10 В Д К Т (either case).
 Die = Annotated[
     Any,
-    AfterValidator(parse_die),
+    AfterValidator(read_die),
     WithJsonSchema(
         {
             "oneOf": [
                 {"type": "integer", "minimum": 1, "maximum": 6},
-                {"type": "string", "enum": list(CARD_RANKS)},
+                {
+                    "type": "string",
+                    "enum": list(dict.fromkeys((*CARD_RANKS, *CYRILLIC_RANKS))),
+                    "description": "a poker die's rank: 9 10 J Q K A, or В Д К Т as "
+                    "Cyrillic dice print them (lower case too)",
+                },
             ]
         }
     ),
@@ -295,11 +314,37 @@ class Square(Body):
     }
 
 
+#: The letters a set of poker dice prints (``scorer.dice_sets.RANK_SCRIPTS``).
+Ranks = Annotated[
+    str,
+    AfterValidator(check_ranks),
+    Field(
+        description="the letters the set's poker dice print: latin 9 10 J Q K A, "
+        "cyrillic 9 10 В Д К Т (what the pages draw; the API keeps values 1..6)",
+        **_enum(RANK_SCRIPTS),
+    ),
+]
+RANKS = Problem(ScorerError, BAD_RANKS + ", not {value!r}")
+
+
 class DiceSetName(Body):
-    """A new set of dice, by name (the same name: the same set)."""
+    """A new set of dice, by name (the same name: the same set), and the letters its poker
+    dice print (none: a new set's are Latin, a known set's stay as they are)."""
 
     name: Annotated[str, Field(min_length=1)]
-    problems = {"name": Problem(BadRequest, "name is a non-empty string, not {value!r}")}
+    ranks: Ranks | None = None
+    problems = {
+        "name": Problem(BadRequest, "name is a non-empty string, not {value!r}"),
+        "ranks": RANKS,
+    }
+
+
+class DiceSetRanks(Body):
+    """The letters a set's poker dice print, chosen where the set is chosen."""
+
+    ranks: Ranks
+    problems = {"ranks": RANKS}
+    missing = {"ranks": RANKS}
 
 
 def _number(value: Any) -> bool:
@@ -488,6 +533,24 @@ class State(Answer):
     ruleset: str
     options: dict[str, Any]
     dice_kind: str
+    ranks: Annotated[
+        str,
+        Field(
+            description="the letters the game's set of dice prints (latin without a set)",
+            **_enum(RANK_SCRIPTS),
+        ),
+    ] = "latin"
+    rank_labels: Annotated[
+        list[str],
+        Field(
+            min_length=6,
+            max_length=6,
+            description=(
+                "what the pages draw on a poker die of value 1..6: 9 10 J Q K A, or "
+                "9 10 В Д К Т for a set printing Cyrillic; dice[].rank stays Latin"
+            ),
+        ),
+    ] = list(CARD_RANKS)
     ruleset_info: dict[str, Any]
     players: list[str]
     current_player: int

@@ -3,10 +3,10 @@
 "use strict";
 
 (function () {
-  const RANKS = ["9", "10", "J", "Q", "K", "A"]; // a card die's values 1..6
+  const RANKS = ["9", "10", "J", "Q", "K", "A"]; // a card die's values 1..6, as the API names them
   // seed003.js (bluff and board) and teach.js (/camera), loaded after this script, read,
   // fill, translate, tell and draw with these: one copy of each for every page
-  window.scorerPage = { el, $, readJson, fill, translate, toast, showTimer, RANKS };
+  window.scorerPage = { el, $, readJson, fill, translate, toast, showTimer, RANKS, rankLabels };
   const page = document.body.dataset.page;
   // a phone that is not paired watches: no live buttons that fail on tap
   const paired = document.body.dataset.paired !== "false";
@@ -28,6 +28,19 @@
   }
 
   function $(id) { return document.getElementById(id); }
+
+  // The six letters a game's poker dice print (its set of dice: 9 10 J Q K A, or
+  // 9 10 В Д К Т on Russian and Ukrainian dice): what every page draws on a card die.
+  // The state's dice keep the API's Latin ``rank``; only the drawing follows the set.
+  function rankLabels(s) {
+    const labels = s && s.rank_labels;
+    return Array.isArray(labels) && labels.length === 6 ? labels : RANKS;
+  }
+
+  // A card die's face as drawn (null for a pip die): the set's letter for its value.
+  function shownRank(die, value) {
+    return die && die.rank ? rankLabels(state)[(value ?? die.value) - 1] : null;
+  }
 
   function fill(template, values) {
     return String(template ?? "").replace(/\{(\w+)\}/g, (m, k) => (k in values ? values[k] : m));
@@ -141,7 +154,7 @@
     if (pending.missing && pending.missing.length) {
       const cards = state && state.dice_kind === "cards";
       const dice = pending.missing.map((m) => fill(T.die_held_at, {
-        n: m.index + 1, value: cards ? RANKS[m.value - 1] : m.value,
+        n: m.index + 1, value: cards ? rankLabels(state)[m.value - 1] : m.value,
       })).join(", ");
       return fill(T.pending_held, { dice: dice });
     }
@@ -160,8 +173,7 @@
   }
 
   function dieLabel(die) {
-    if (die.rank) return die.rank;
-    return String(die.value);
+    return shownRank(die) || String(die.value);
   }
 
   const PIPS = {
@@ -278,7 +290,7 @@
       if (die.rank) classes.push("card");
       const label = [fill(T.die_n, { n: i + 1 }), dieLabel(die)];
       if (die.held) label.push(T.held);
-      const guess = unsure.has(i) && die.guess ? fill(T.or_face, { face: die.guess_rank || die.guess }) : null;
+      const guess = unsure.has(i) && die.guess ? fill(T.or_face, { face: shownRank(die, die.guess) || die.guess }) : null;
       if (guess) label.push(guess);
       if (unsure.has(i)) label.push(T.tap_to_confirm);
       const node = el(atTable ? "button" : "div", {
@@ -287,7 +299,7 @@
         "aria-label": label.join(", "),
         dataset: { index: i, value: die.value },
         onclick: atTable ? () => openPicker(i) : null,
-      }, [dieFace(die.value, die.rank)]);
+      }, [dieFace(die.value, shownRank(die))]);
       if (guess) node.append(el("span", { class: "die-guess", text: guess }));
       if (unsure.has(i)) node.append(el("span", { class: "die-note", text: T.tap_to_confirm }));
       else if (die.held) node.append(el("span", { class: "die-note", text: T.held }));
@@ -303,7 +315,7 @@
   // -- the throw's photo: each die boxed with its value; a tap on one corrects it -------------
 
   function faceLabel(value) {
-    return state && state.dice_kind === "cards" ? RANKS[value - 1] || String(value) : String(value);
+    return state && state.dice_kind === "cards" ? rankLabels(state)[value - 1] || String(value) : String(value);
   }
 
   function drawPhoto() {
@@ -411,7 +423,7 @@
     typed.hidden = false;
     const input = $("typed-dice");
     if (!input.value && state && state.dice && state.dice.length) {
-      input.value = state.dice.map((d) => d.rank || d.value).join(" ");
+      input.value = state.dice.map((d) => shownRank(d) || d.value).join(" ");
     }
     drawTypedPad();
   }
@@ -426,12 +438,13 @@
       form.append(pad);
     }
     const cards = state.dice_kind === "cards";
-    if (pad.dataset.kind === (cards ? "cards" : "pips")) return;
-    pad.dataset.kind = cards ? "cards" : "pips";
+    const kind = cards ? "cards:" + rankLabels(state).join(" ") : "pips";  // the set's letters
+    if (pad.dataset.kind === kind) return;
+    pad.dataset.kind = kind;
     pad.replaceChildren();
     const input = $("typed-dice");
     for (let v = 1; v <= 6; v++) {
-      const face = cards ? RANKS[v - 1] : String(v);
+      const face = cards ? rankLabels(state)[v - 1] : String(v);
       pad.append(el("button", {
         type: "button", class: "button pad-key", dataset: { face },
         onclick: () => { input.value = (input.value.trim() + " " + face).trim(); },
@@ -834,7 +847,7 @@
     const values = $("picker-values");
     values.replaceChildren();
     for (let v = 1; v <= 6; v++) {
-      const rank = die.rank ? RANKS[v - 1] : null;
+      const rank = shownRank(die, v);
       values.append(el("button", {
         type: "button",
         class: "die pick" + (v === die.value ? " current" : "") + (rank ? " card" : "")
@@ -879,7 +892,7 @@
     values.replaceChildren();
     const cards = state.dice_kind === "cards";
     for (let v = 1; v <= 6; v++) {
-      const rank = cards ? RANKS[v - 1] : null;
+      const rank = cards ? rankLabels(state)[v - 1] : null;
       values.append(el("button", {
         type: "button",
         class: "die pick" + (rank ? " card" : ""),
@@ -956,7 +969,7 @@
         if (best.kind === "keep") {
           const dice = document.querySelectorAll("#dice .die");
           for (const i of best.keep_indexes || []) if (dice[i]) dice[i].classList.add("hinted");
-          toast(T.hint + ": " + (best.keep.length ? T.hold + " " + best.keep.join(" ") : T.rethrow_all), "info");
+          toast(T.hint + ": " + (best.keep.length ? T.hold + " " + best.keep.map(faceLabel).join(" ") : T.rethrow_all), "info");
         } else {
           const cell = document.querySelector(`#sheet tr[data-cell="${best.cell}"] td.current`);
           if (cell) cell.classList.add("hinted");
@@ -1020,6 +1033,7 @@
     };
     form.addEventListener("change", showOptions);
     showOptions();
+    bindRankToggle($("setup-ranks"), form.elements.dice_set);
     form.addEventListener("submit", async (e) => {
       e.preventDefault();
       const ruleset = form.querySelector("input[name=ruleset]:checked").value;
@@ -1051,6 +1065,34 @@
       });
     }
   }
+
+  // The letters a set's poker dice print (/setup, /camera's teach step): the toggle shows the
+  // chosen set's, and a tap records the other for the set at once (a property of the dice,
+  // not of one game). Without a set (untaught) there is nothing to record: it is disabled.
+  function bindRankToggle(toggle, select) {
+    if (!toggle || !select) return;
+    const radios = [...toggle.querySelectorAll("input[type=radio]")];
+    const show = () => {
+      const option = select.selectedOptions[0];
+      const ranks = (option && option.dataset.ranks) || "latin";
+      toggle.disabled = !select.value;
+      for (const radio of radios) radio.checked = radio.value === ranks;
+    };
+    select.addEventListener("change", show);
+    for (const radio of radios) {
+      radio.addEventListener("change", async (e) => {
+        e.stopPropagation();
+        if (!radio.checked || !select.value) return;
+        try {
+          const saved = await api("/api/dice-sets/" + select.value + "/ranks", { ranks: radio.value });
+          select.selectedOptions[0].dataset.ranks = saved.ranks;
+          toast(fill(T.ranks_saved, { labels: saved.rank_labels.join(" ") }), "info");
+        } catch (err) { show(); }
+      });
+    }
+    show();
+  }
+  window.scorerPage.bindRankToggle = bindRankToggle;
 
   // -- camera ------------------------------------------------------------------------------
 

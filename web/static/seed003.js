@@ -4,7 +4,7 @@
 
 (function () {
   // app.js's helpers (loaded first): one way to read, fill, translate and draw on every page
-  const { el, $, readJson, fill, translate, showTimer, RANKS } = window.scorerPage;
+  const { el, $, readJson, fill, translate, showTimer, RANKS, rankLabels } = window.scorerPage;
   const T = readJson("strings") || {};
   const W = T.seed003 || {};
   const view = document.getElementById("s3").dataset.view;
@@ -41,10 +41,17 @@
     two_pairs: [2, 2, 1], pair: [2, 1, 1, 1], high_card: [1, 1, 1, 1, 1],
   };
   function cards() { return state.dice_kind !== "pips"; }
-  function face(v) { return cards() ? RANKS[v - 1] : String(v); }
+  // a card die as the game's set prints it (9 10 J Q K A, or 9 10 В Д К Т)
+  function face(v) { return cards() ? rankLabels(state)[v - 1] : String(v); }
+  // a board square's symbol ("KKK··", "10-A") from the server's Latin ranks in the set's letters
+  function symbolText(symbol) {
+    if (!cards()) return symbol;
+    const labels = rankLabels(state);
+    return symbol.replace(/[JQKA]/g, (rank) => labels[RANKS.indexOf(rank)]);
+  }
   function handName(hand) { return (T.hands || {})[hand] || hand.replace(/_/g, " "); }
   function ranksText(hand, ranks) {
-    if (hand === "straight") return ranks[0] === 6 ? (cards() ? "10-A" : "2-6") : (cards() ? "9-K" : "1-5");
+    if (hand === "straight") return ranks[0] === 6 ? face(2) + "-" + face(6) : face(1) + "-" + face(5);
     return ranks.map((r, i) => Array((GROUPS[hand] || [])[i] || 1).fill(face(r)).join(" ")).join(" · ");
   }
   function claimText(claim) { return handName(claim.hand) + " " + ranksText(claim.hand, claim.ranks); }
@@ -54,7 +61,7 @@
 
   const PIPS = { 1: [5], 2: [3, 7], 3: [3, 5, 7], 4: [1, 3, 7, 9], 5: [1, 3, 5, 7, 9], 6: [1, 3, 4, 6, 7, 9] };
   function dieFace(value) {
-    if (cards()) return el("span", { class: "rank", text: RANKS[value - 1] });
+    if (cards()) return el("span", { class: "rank", text: face(value) });
     const pips = el("span", { class: "pips", "aria-hidden": "true" });
     for (let spot = 1; spot <= 9; spot++) pips.append(el("i", { class: PIPS[value].includes(spot) ? "pip" : "" }));
     return pips;
@@ -344,7 +351,7 @@
         "aria-label": squareName(square) + (chip !== null ? " · " + g.owner_names[chip] : ""),
         title: squareName(square), disabled: !action,
         onclick: action ? () => move(action, { square: i, player: state.current_player }) : null,
-      }, [el("span", { text: square ? square.symbol : "★" })]));
+      }, [el("span", { text: square ? symbolText(square.symbol) : "★" })]));
     });
     const prompt = $("s3-prompt");
     if (state.finished) prompt.textContent = "";

@@ -5,7 +5,7 @@
 (function () {
   const section = document.getElementById("teach");
   if (!section) return;
-  const { $, readJson, fill, toast, RANKS } = window.scorerPage; // app.js's, loaded first
+  const { $, readJson, fill, toast, rankLabels, bindRankToggle } = window.scorerPage; // app.js's, loaded first
   const T = readJson("teach-strings") || {};
   const image = $("teach-image");
   const canvas = $("teach-canvas");
@@ -27,19 +27,28 @@
   }
 
   const setId = () => $("teach-set").value;
-  const name = (value) => (lesson && lesson.kind === "card" ? RANKS[value - 1] : String(value));
+  // a card die as the chosen set prints it (the toggle below the sets: Latin or Cyrillic)
+  const ranks = () => rankLabels({ rank_labels: letters() });
+  const name = (value) => (lesson && lesson.kind === "card" ? ranks()[value - 1] : String(value));
 
+  function letters() {
+    const checked = document.querySelector("#teach-ranks input:checked");
+    return checked ? checked.dataset.labels.split(" ") : null;
+  }
+
+  let shown = null; // the summary on the page, redrawn when the set's letters change
   function summarise(summary) {
+    shown = summary;
     const problem = $("teach-problem");
     problem.hidden = !(summary && summary.problem);
     if (summary && summary.problem) problem.textContent = fill(T.problem, { problem: summary.problem });
     const out = $("teach-summary");
     if (!summary || !summary.crops) { out.textContent = T.untaught; return; }
     const faces = Object.entries(summary.faces)
-      .map(([key, n]) => { const [kind, v] = key.split(":"); return (kind === "card" ? RANKS[v - 1] : v) + " ×" + n; })
+      .map(([key, n]) => { const [kind, v] = key.split(":"); return (kind === "card" ? ranks()[v - 1] : v) + " ×" + n; })
       .join(", ");
     const reads = (summary.reads || [])
-      .map((r) => r.dice.map((d) => d.rank || d.value).join(" "))
+      .map((r) => r.dice.map((d) => (d.rank ? ranks()[d.value - 1] : d.value)).join(" "))
       .join(" · ");
     const size = summary.size
       ? fill(summary.size.used ? T.size_used : T.size_unused, { side: Math.round(summary.size.side) })
@@ -149,10 +158,12 @@
       const option = document.createElement("option");
       option.value = s.id;
       option.textContent = s.name;
+      option.dataset.ranks = s.ranks;
       option.selected = s.id === made.set;
       select.append(option);
     }
     input.value = "";
+    select.dispatchEvent(new Event("change"));  // the toggle shows the new set's letters
     summarise(null);
   });
 
@@ -165,6 +176,11 @@
     if (!setId() || !window.confirm(T.forget)) return;
     try { summarise(await post("/api/dice-sets/" + setId() + "/forget", {})); } catch (e) { /* toast shown */ }
   });
+
+  // the letters the set's poker dice print: shown for the chosen set, a tap records them
+  bindRankToggle($("teach-ranks"), $("teach-set"));
+  const redraw = () => { list(); draw(); summarise(shown); };
+  for (const radio of document.querySelectorAll("#teach-ranks input")) radio.addEventListener("change", redraw);
 
   summarise(readJson("teach-summary-data"));
   // what the set reads now on its taught photos comes after the page (the reader is busy)

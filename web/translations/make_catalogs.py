@@ -940,6 +940,28 @@ UK.update(
 )
 
 
+# -- poker dice as the table's dice print them (9 10 J Q K A, or 9 10 В Д К Т) --
+RU.update(
+    {
+        # issue 24's sureness line, until now only in messages.po: kept when the catalogue is rebuilt
+        "Read as if untaught, the taught photos had %(wrong)s of %(sure)s sure dice wrong: these dice are now read less surely, and more of them are asked about.": "Если читать снимки урока как без обучения, %(wrong)s из %(sure)s уверенно прочитанных костей были неверны: теперь эти кости читаются осторожнее, и о большем числе костей система переспросит.",
+        "Letters on these poker dice": "Буквы на этих покерных костях",
+        "As the dice print them: every page draws these dice with these letters.": "Как напечатано на костях: все страницы показывают эти кости с этими буквами.",
+        "These dice now show %(labels)s on every page.": "Теперь эти кости на всех страницах показаны как %(labels)s.",
+        "a set of dice prints its ranks latin (9 10 J Q K A) or cyrillic (9 10 В Д К Т), not %(value)s": "на наборе костей достоинства латиницей (9 10 J Q K A) или кириллицей (9 10 В Д К Т), а не %(value)s",
+    }
+)
+UK.update(
+    {
+        "Read as if untaught, the taught photos had %(wrong)s of %(sure)s sure dice wrong: these dice are now read less surely, and more of them are asked about.": "Якщо читати знімки уроку як без навчання, %(wrong)s з %(sure)s упевнено прочитаних кісток були хибні: тепер ці кістки читаються обережніше, і про більше кісток система перепитає.",
+        "Letters on these poker dice": "Літери на цих покерних кістках",
+        "As the dice print them: every page draws these dice with these letters.": "Як надруковано на кістках: усі сторінки показують ці кістки з цими літерами.",
+        "These dice now show %(labels)s on every page.": "Тепер ці кістки на всіх сторінках показано як %(labels)s.",
+        "a set of dice prints its ranks latin (9 10 J Q K A) or cyrillic (9 10 В Д К Т), not %(value)s": "на наборі кісток значення латиницею (9 10 J Q K A) або кирилицею (9 10 В Д К Т), а не %(value)s",
+    }
+)
+
+
 def build(template: Path, lang: str, table: dict[str, str]) -> list[str]:
     with template.open("rb") as src:
         pot = read_po(src)
