@@ -18,6 +18,8 @@ CARD_RANKS: tuple[str, ...] = ("9", "10", "J", "Q", "K", "A")
 #: The same ranks as Russian and Ukrainian poker dice print them: В(алет), Д(ама),
 #: К(ороль), Т(уз). No glyph is another script's rank of a different value.
 CYRILLIC_RANKS: tuple[str, ...] = ("9", "10", "В", "Д", "К", "Т")
+#: The scripts a poker die prints its ranks in, by the name sets of dice and renders use.
+RANK_SCRIPTS: dict[str, tuple[str, ...]] = {"latin": CARD_RANKS, "cyrillic": CYRILLIC_RANKS}
 _RANK_VALUE = {rank: value for value, rank in zip(VALUES, CARD_RANKS, strict=True)}
 
 Dice = tuple[int, ...]

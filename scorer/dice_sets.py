@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scorer.dice import CARD_RANKS, CYRILLIC_RANKS
+from scorer.dice import CARD_RANKS, RANK_SCRIPTS
 from scorer.errors import ScorerError
 from scorer.game import not_undone
 
@@ -30,11 +30,10 @@ log = logging.getLogger(__name__)
 MAX_NAME = 40
 MAX_SETS = 20
 
-#: The letters a set's poker dice print on values 1..6, by the name ``set.json`` keeps:
-#: Russian and Ukrainian poker dice print 9 10 В Д К Т where others print 9 10 J Q K A.
-#: Only what the pages draw follows them; stored games and the API keep values 1..6
-#: and the Latin ranks of RULES.md.
-RANK_SCRIPTS: dict[str, tuple[str, ...]] = {"latin": CARD_RANKS, "cyrillic": CYRILLIC_RANKS}
+# A set's poker dice print their ranks in one of RANK_SCRIPTS, by the name ``set.json``
+# keeps: Russian and Ukrainian poker dice print 9 10 В Д К Т where others print 9 10 J Q
+# K A. Only what the pages draw follows them; stored games and the API keep values 1..6
+# and the Latin ranks of RULES.md.
 #: What a set prints where ``set.json`` does not say (every set made before it could).
 DEFAULT_RANKS = "latin"
 BAD_RANKS = "a set of dice prints its ranks latin (9 10 J Q K A) or cyrillic (9 10 В Д К Т)"

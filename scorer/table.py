@@ -361,7 +361,7 @@ class Table:
         return state
 
     def ranks_of(self, set_id: str | None) -> str:
-        """The letters the game's set of dice prints (``scorer.dice_sets.RANK_SCRIPTS``):
+        """The letters the game's set of dice prints (``scorer.dice.RANK_SCRIPTS``):
         the pages draw poker dice as the table's dice show them. Latin without a set,
         or with one since deleted."""
         if self.dice_sets is None or set_id is None:

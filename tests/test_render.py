@@ -16,7 +16,14 @@ import numpy as np
 import pytest
 
 from scorer.cli import main
-from scorer.dice import BACKGROUND, CARD_RANKS, CYRILLIC_RANKS, class_face, face_class
+from scorer.dice import (
+    BACKGROUND,
+    CARD_RANKS,
+    CYRILLIC_RANKS,
+    RANK_SCRIPTS,
+    class_face,
+    face_class,
+)
 from scorer.errors import ScorerError
 from scorer.render import scene
 from scorer.render.art import (
@@ -32,7 +39,6 @@ from scorer.render.scene import (
     HELD_OUT_FAMILIES,
     HELD_OUT_TRAY_COLOURS,
     RANDOM_TYPESET,
-    RANK_SCRIPTS,
     TRAY_COLOURS,
     BadRender,
     in_script,

@@ -26,6 +26,7 @@ from flask import (
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
+from scorer.dice import RANK_SCRIPTS
 from scorer.errors import ScorerError
 from web import refusals, seed003
 from web.language import LANGUAGES
@@ -304,8 +305,6 @@ def camera() -> str:
 def rank_scripts() -> list[dict[str, Any]]:
     """The choices of the letters a set's poker dice print, as /setup and /camera offer
     them: each shown as the six faces themselves, which a player matches to the dice."""
-    from scorer.dice_sets import RANK_SCRIPTS
-
     return [{"id": key, "labels": list(labels)} for key, labels in RANK_SCRIPTS.items()]
 
 

@@ -9,12 +9,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorer.dice import RANK_SCRIPTS
 from scorer.errors import ScorerError
 from scorer.render.scene import (
     FAMILIES,
     HELD_OUT_FAMILIES,
     KINDS,
-    RANK_SCRIPTS,
     render_scene,
     sample_sheet,
     write_dataset,

@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.dice import CARD_RANKS, CLASS_NAMES, CYRILLIC_RANKS, class_face, face_class
+from scorer.dice import CLASS_NAMES, RANK_SCRIPTS, class_face, face_class
 from scorer.errors import ScorerError
 from scorer.render.art import (
     HELD_OUT_ART,
@@ -52,8 +52,6 @@ RANDOM = "random"
 #: (:func:`typefaces`: training only, where matplotlib's fonts are installed).
 RANDOM_TYPESET = "random-typeset"
 
-#: The scripts a render's poker dice print their ranks in (``ranks=``).
-RANK_SCRIPTS: dict[str, tuple[str, ...]] = {"latin": CARD_RANKS, "cyrillic": CYRILLIC_RANKS}
 #: OpenCV 5's own sans-serif typeface, which has Cyrillic capitals and is no training
 #: font: a fixed family's Hershey font draws ASCII alone, so its Cyrillic ranks are set in it.
 CYRILLIC_FALLBACK = "sans"
