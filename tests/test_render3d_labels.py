@@ -377,3 +377,31 @@ def test_a_training_table_never_shows_a_held_out_make() -> None:
 def test_a_table_of_mixed_dice_is_refused_by_name() -> None:
     with pytest.raises(ValueError, match="kind must be pips or cards"):
         looks.table_plan(1, 1, "test", "mixed")
+
+
+def test_a_cyrillic_table_prints_its_ranks_in_fonts_that_have_them() -> None:
+    from vision_models.render3d import faces
+
+    asked: list[tuple[str, str]] = []
+
+    def glyphs(font: str, text: str) -> np.ndarray:
+        asked.append((font, text))
+        return np.array([[(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]])  # one triangle
+
+    for table in range(8):
+        # given a held-out table of poker dice printing Cyrillic ranks
+        plan = looks.table_plan(table, 1, "test", "cards", cyrillic=True)
+        look = plan.dice[0]
+        assert look.cyrillic and look.card_art in looks.CYRILLIC_ART
+        assert looks.held_out_families(plan)
+        # when its faces are painted
+        asked.clear()
+        for value in range(1, 7):
+            faces.glyph_card(look, value, glyphs)
+        # then its ranks are the Cyrillic ones, each asked of a font that has the letters
+        ranks = [(font, text) for font, text in asked if font not in ("symbols", "emoji")]
+        assert {"В", "Д", "Т"} <= {text for _, text in ranks} <= {"9", "10", "В", "Д", "К", "Т"}
+        assert all(font in faces.CYRILLIC_FONTS for font, _ in ranks)
+    # and a table of pip dice has no ranks to print
+    with pytest.raises(ValueError, match="Cyrillic"):
+        looks.table_plan(1, 1, "test", "pips", cyrillic=True)

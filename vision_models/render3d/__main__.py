@@ -42,7 +42,15 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--kind", choices=("pips", "cards"), default="pips", help="the table's dice, for --table"
     )
+    p.add_argument(
+        "--cyrillic",
+        action="store_true",
+        help="with --table and --kind cards: the table's poker dice print 9 10 В Д К Т "
+        "(folder v<VERSION>-table<N>-cards-cyrillic)",
+    )
     args = p.parse_args(argv)
+    if args.cyrillic and (args.table is None or args.kind != "cards"):
+        p.error("--cyrillic renders a table of poker dice: add --table N --kind cards")
     for name in ("train", "test", "seed", "table"):
         if (getattr(args, name) or 0) < 0:
             p.error(f"--{name} must not be negative")
@@ -56,7 +64,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     root = args.root or dataset.default_root()
     if args.table is not None and args.root is None:
-        root = root.with_name(f"{root.name}-table{args.table}-{args.kind}")
+        script = "-cyrillic" if args.cyrillic else ""
+        root = root.with_name(f"{root.name}-table{args.table}-{args.kind}{script}")
     if args.sheet is not None:
         try:
             sheet = dataset.contact_sheet(root, args.split)
@@ -88,7 +97,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.table is None:
             plan = looks.scene_plan(seed, split)
         else:
-            plan = looks.table_plan(args.table, seed, split, args.kind)
+            plan = looks.table_plan(args.table, seed, split, args.kind, args.cyrillic)
         render = blender.render(
             plan, samples=args.samples, threads=args.threads, max_side=args.max_side
         )

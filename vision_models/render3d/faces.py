@@ -16,7 +16,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from scorer.dice import PIP_LAYOUT
+from scorer.dice import CARD_RANKS, CYRILLIC_RANKS, PIP_LAYOUT
 from scorer.render import art as project_art
 from vision_models.render3d.looks import Colour, DieLook
 
@@ -25,11 +25,12 @@ SUPER = 4  # polygons are filled at 4x and shrunk: smooth edges without seams
 #: (font key, text) -> triangles (n, 3, 2), x right and y up, fitted into the unit square
 Glyphs = Callable[[str, str], np.ndarray]
 
-RANKS = ("9", "10", "J", "Q", "K", "A")
 SUITS = ("spade", "heart", "club", "diamond")
 #: Fonts of the card art families (keys the caller's :data:`Glyphs` knows).
 FONTS = {"fonts": ("inter", "cjk", "math-bold", "math-fraktur", "math-double", "math-sans")}
 HELD_OUT_FONTS = ("mono", "math-mono", "math-script")
+#: The fonts among those with Cyrillic capitals, for makes printing 9 10 В Д К Т.
+CYRILLIC_FONTS = frozenset({"inter", "cjk", "mono"})
 #: Court pictures: glyphs drawn on the jack, queen and king.
 COURTS = {
     "chess": ("\u265e", "\u265b", "\u265a"),
@@ -166,11 +167,13 @@ def glyph_card(look: DieLook, value: int, glyphs: Glyphs) -> tuple[np.ndarray, n
     picture with a corner index. Red ranks (10, Q, A by default) take ``one_ink``."""
     rng = np.random.default_rng(look.art_seed)
     fonts = HELD_OUT_FONTS if look.card_art == "mono" else FONTS["fonts"]
+    if look.cyrillic:
+        fonts = tuple(f for f in fonts if f in CYRILLIC_FONTS)
     font = fonts[int(rng.integers(len(fonts)))]
     layout = "court" if look.card_art in COURTS else str(rng.choice(("rank", "suit", "corner")))
     suit_of = [str(s) for s in rng.permutation(SUITS)]
     red = value in (2, 4, 6) if rng.random() < 0.7 else False
-    rank = RANKS[value - 1]
+    rank = (CYRILLIC_RANKS if look.cyrillic else CARD_RANKS)[value - 1]
     cover = np.zeros((CELL, CELL), np.float32)
     scale = rng.uniform(0.85, 1.1)
     if layout == "court" and value in (3, 4, 5):

@@ -56,6 +56,7 @@ class DieLook:
     one_ink: Colour  # the one (Chinese-style red) or a card's second ink (red ranks)
     card_art: str  # card dice only; "" for pips
     art_seed: int  # seeds the card art's random choices (font, layout, courts)
+    cyrillic: bool = False  # card dice printing 9 10 В Д К Т (Russian, Ukrainian)
 
 
 @dataclass(frozen=True)
@@ -288,24 +289,37 @@ def look_held_out(look: DieLook) -> set[str]:
     return {f for axis, f in mine.items() if f in HELD_OUT[axis]}
 
 
-def table_plan(table: int, seed: int, split: str, kind: str = "pips") -> ScenePlan:
+#: Card art whose fonts carry Cyrillic capitals (the project's art sets its ranks in
+#: OpenCV's Hershey strokes, ASCII alone; the math alphabets are Latin and Greek).
+CYRILLIC_ART = frozenset({"fonts", "chess", "mono", "emoji"})
+
+
+def table_plan(
+    table: int, seed: int, split: str, kind: str = "pips", cyrillic: bool = False
+) -> ScenePlan:
     """Photo ``seed`` of one table's evening: one set of dice of one make, thrown again and
     again into one tray under one fixed camera (the dice the same size in every photo),
     the room's light and clutter changing.
 
     What a table teaches its dice from (issue 24): ``table`` draws the set, the tray and
     the camera; a ``test`` table's dice are of a held-out make. ``kind``: "pips" or
-    "cards" (a table plays one kind of dice)."""
+    "cards" (a table plays one kind of dice). ``cyrillic``: its poker dice print 9 10 В Д К
+    Т, in art whose fonts have those letters (the make drawn again until it is)."""
     if kind not in ("pips", "cards"):
         raise ValueError(f"a table's kind must be pips or cards, not {kind!r}")
+    if cyrillic and kind != "cards":
+        raise ValueError("only poker dice print Cyrillic ranks: a Cyrillic table plays cards")
     rng = np.random.default_rng([table, 11])
     face = "pips" if kind == "pips" else "card"
     for _ in range(200):
         look = die_look(rng, face, split)
+        if cyrillic and look.card_art not in CYRILLIC_ART:
+            continue
         if split == "train" or look_held_out(look):
             break
     else:  # pragma: no cover
         raise RuntimeError("could not draw a held-out make of dice")
+    look = replace(look, cyrillic=cyrillic)
     side = float(rng.uniform(*SIDE_MM))
     tray = _choice(rng, allowed("tray", TRAYS, split))
     tray_colour = _hsv(rng.random(), rng.uniform(0.1, 0.8), rng.uniform(0.1, 0.85))
