@@ -99,7 +99,12 @@ def write_samples(out_dir: Path, seed: int) -> int:
     scene = render_scene(np.random.default_rng(seed * 100 + 20), 5, kind="cards", family="random")
     small = cv2.resize(scene.image, (240, 240), interpolation=cv2.INTER_AREA)
     _write_small_png(out_dir / "random-cards-throw.png", small)
-    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 6} sample PNGs into {out_dir}")
+    # held-out poker dice printing Cyrillic ranks, as Russian and Ukrainian dice do
+    rng = np.random.default_rng(seed * 100 + 21)
+    scene = render_scene(rng, 5, kind="cards", held_out=True, ranks="cyrillic")
+    small = cv2.resize(scene.image, (240, 240), interpolation=cv2.INTER_AREA)
+    _write_small_png(out_dir / "throw-cards-cyrillic.png", small)
+    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 7} sample PNGs into {out_dir}")
     return 0
 
 
