@@ -412,6 +412,23 @@ def test_cyrillic_ranks_differ_from_the_latin_ones_where_the_letters_do() -> Non
 
 
 @pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="TrueType text is OpenCV 5's")
+def test_a_family_drawn_cyrillic_keeps_its_letters_where_no_script_is_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # given a family printing Cyrillic ranks, as a random typeset family may be drawn
+    cyrillic = in_script(FAMILIES["cards-ivory-letters"], "cyrillic")
+    monkeypatch.setitem(scene.FAMILIES, cyrillic.name, cyrillic)
+    # when a throw of it is rendered without naming a script, as training renders throws
+    drawn = render_scene(np.random.default_rng(2), 3, kind="cards", family=cyrillic.name)
+    # then its dice still print Cyrillic ranks; named Latin, they print Latin ones
+    assert all(d.art.ranks == CYRILLIC_RANKS for d in drawn.dice)
+    latin = render_scene(
+        np.random.default_rng(2), 3, kind="cards", family=cyrillic.name, ranks="latin"
+    )
+    assert all(d.art.ranks == CARD_RANKS for d in latin.dice)
+
+
+@pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="TrueType text is OpenCV 5's")
 def test_a_throw_in_cyrillic_is_the_same_throw_with_other_letters(tmp_path: Path) -> None:
     # given one seed's held-out poker-dice sets, in Latin and in Cyrillic ranks
     for ranks in ("latin", "cyrillic"):

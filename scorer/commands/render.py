@@ -46,9 +46,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--ranks",
         choices=RANK_SCRIPTS,
-        default="latin",
-        help="the script poker dice print their ranks in: latin (9 10 J Q K A, default) or "
-        "cyrillic (9 10 В Д К Т, as Russian and Ukrainian dice do); the same throws either way",
+        default=None,
+        help="the script every poker die prints its ranks in: latin (9 10 J Q K A) or "
+        "cyrillic (9 10 В Д К Т, as Russian and Ukrainian dice do); the same throws either "
+        "way (default: as each family prints them, the fixed families Latin)",
     )
     parser.add_argument(
         "--samples",

@@ -282,12 +282,15 @@ def _pick_random_arts(
     return [draw() for _ in range(n)]
 
 
-def in_script(art: DieArt, ranks: str) -> DieArt:
+def in_script(art: DieArt, ranks: str | None) -> DieArt:
     """``art`` printing its poker dice's ranks in ``ranks`` (a :data:`RANK_SCRIPTS` key).
 
     The same make of dice but for its letters, so a set rendered in both scripts from one
-    seed differs in nothing else; pip dice are returned as they are.
+    seed differs in nothing else; pip dice, and every die where ``ranks`` is None, are
+    returned as they are (a random family drawn Cyrillic stays Cyrillic).
     """
+    if ranks is None:
+        return art
     if ranks not in RANK_SCRIPTS:
         raise BadRender(f"ranks must be one of {', '.join(RANK_SCRIPTS)}, not {ranks!r}")
     if art.face != "card" or art.ranks == RANK_SCRIPTS[ranks]:
@@ -896,7 +899,7 @@ def render_scene(
     photo: bool = True,
     shadows: bool = True,
     empty_tray: bool = False,
-    ranks: str = "latin",
+    ranks: str | None = None,
 ) -> Scene:
     """Render a throw and keep everything about it (for tests and for the demo camera).
 
@@ -906,7 +909,8 @@ def render_scene(
     the two renders of one seed is exactly the dice. ``family="random"`` paints the dice
     in art drawn afresh for this throw (training only: it refuses ``held_out``), with
     pip or card faces as ``kind`` says. ``ranks="cyrillic"`` prints the poker dice's ranks
-    as Russian and Ukrainian dice do (:func:`in_script`); the throw is otherwise the same.
+    as Russian and Ukrainian dice do, ``"latin"`` as the rest (:func:`in_script`); the
+    throw is otherwise the same. None: as each family prints them.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -1041,7 +1045,7 @@ def write_dataset(
     held_out: bool,
     split: str = "test",
     size: tuple[int, int] = (640, 640),
-    ranks: str = "latin",
+    ranks: str | None = None,
 ) -> None:
     """Render ``n_images`` throws of 1-6 dice into a YOLO set (the layout of ../shared/datasets).
 
@@ -1057,7 +1061,7 @@ def write_dataset(
         raise BadRender(f"cannot render {n_images} images")
     if not split.replace("-", "").replace("_", "").isalnum():
         raise BadRender(f"split must be a plain name like 'train' or 'test', not {split!r}")
-    if ranks not in RANK_SCRIPTS:
+    if ranks is not None and ranks not in RANK_SCRIPTS:
         raise BadRender(f"ranks must be one of {', '.join(RANK_SCRIPTS)}, not {ranks!r}")
     if held_out and split in ("train", "val"):
         raise BadRender("held-out families and trays are for measuring only: write them to 'test'")
