@@ -161,7 +161,8 @@ def main(argv: list[str] | None = None) -> int:
         "--typeset",
         action="store_true",
         help="a third of the rendered throws set their poker dice's ranks in TrueType fonts "
-        "(scorer.render.RANDOM_TYPESET: matplotlib's, `pip install matplotlib`)",
+        "(scorer.render.RANDOM_TYPESET: matplotlib's, `pip install matplotlib`), half those "
+        "with Cyrillic capitals printing 9 10 В Д К Т",
     )
     parser.add_argument(
         "--finder-kind",
