@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.chromium import ARGS, CHROMIUM, api, need_chromium
+from tests.chromium import ARGS, CHROMIUM, api, need_chromium, shoot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -44,12 +44,12 @@ def test_a_poker_dice_game_with_a_cyrillic_set_shows_its_letters_on_the_throw(li
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
         try:
             page = browser.new_page(viewport={"width": 390, "height": 844}, has_touch=True)
-            # when the players set up a poker-dice duel on /setup with that set
-            page.goto(url + "/setup")
+            # when the players set up a poker-dice duel on /setup (in Russian) with that set
+            page.goto(url + "/setup?lang=ru")
             page.locator("input[name=ruleset][value=poker_dice]").check()
             players = page.locator("input[name=player]")
-            players.nth(0).fill("Ivan")
-            players.nth(1).fill("Olga")
+            players.nth(0).fill("Иван")
+            players.nth(1).fill("Ольга")
             page.locator("select[name=dice]").select_option("cards")
             expect(page.locator("select[name=dice_set] option:checked")).to_have_text("Red poker")
             toggle = page.locator("#setup-ranks")
@@ -74,6 +74,7 @@ def test_a_poker_dice_game_with_a_cyrillic_set_shows_its_letters_on_the_throw(li
             expect(page.locator("#picker-values .rank")).to_have_text(
                 ["9", "10", "В", "Д", "К", "Т"]
             )
+            shoot(page, "phone-cyrillic.png")
             page.locator('#picker-values [data-value="3"]').click()  # it was a jack: В
             expect(faces.first).to_have_text("В")
             # while the game keeps values and the API's Latin ranks
