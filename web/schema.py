@@ -25,8 +25,8 @@ from pydantic import (
     model_validator,
 )
 
-from scorer.dice import CARD_RANKS, CYRILLIC_RANKS, parse_die
-from scorer.dice_sets import BAD_RANKS, RANK_SCRIPTS, check_ranks
+from scorer.dice import CARD_RANKS, CYRILLIC_RANKS, RANK_SCRIPTS, parse_die
+from scorer.dice_sets import BAD_RANKS, check_ranks
 from scorer.errors import BadDice, ScorerError
 from scorer.game import DICE_KINDS, MAX_NAME, MAX_PLAYERS, TIMER_CHOICES, Setup
 from scorer.rules import RULESET_IDS
