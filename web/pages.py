@@ -26,7 +26,8 @@ from flask import (
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from scorer.dice import RANK_SCRIPTS
+from scorer.dice import RANK_SCRIPTS, check_value
+from scorer.dice_sets import rank_labels
 from scorer.errors import ScorerError
 from web import refusals, seed003
 from web.language import LANGUAGES
@@ -481,15 +482,11 @@ def set_faces(verdict: Any) -> list[str]:
     set's ranks in its own letters (Latin for the sets of dice kind ``cards``)."""
     if not verdict.cards:
         return [str(v) for v in range(1, 7)]
-    from scorer.dice_sets import rank_labels
-
     return list(rank_labels(table().ranks_of(verdict.dice_set)))
 
 
 def face_text(value: Any, labels: Sequence[str] | None) -> str:
     """A die as a page writes it: pips as the number, a poker die as its set prints it."""
-    from scorer.dice import check_value
-
     return labels[check_value(value) - 1] if labels else str(value)
 
 

@@ -282,6 +282,11 @@ def _pick_random_arts(
     return [draw() for _ in range(n)]
 
 
+def _check_script(ranks: str) -> None:
+    if ranks not in RANK_SCRIPTS:
+        raise BadRender(f"ranks must be one of {', '.join(RANK_SCRIPTS)}, not {ranks!r}")
+
+
 def in_script(art: DieArt, ranks: str | None) -> DieArt:
     """``art`` printing its poker dice's ranks in ``ranks`` (a :data:`RANK_SCRIPTS` key).
 
@@ -291,8 +296,7 @@ def in_script(art: DieArt, ranks: str | None) -> DieArt:
     """
     if ranks is None:
         return art
-    if ranks not in RANK_SCRIPTS:
-        raise BadRender(f"ranks must be one of {', '.join(RANK_SCRIPTS)}, not {ranks!r}")
+    _check_script(ranks)
     if art.face != "card" or art.ranks == RANK_SCRIPTS[ranks]:
         return art
     if ranks == "cyrillic" and not art.typeface and not hasattr(cv2, "FontFace"):
@@ -1061,8 +1065,8 @@ def write_dataset(
         raise BadRender(f"cannot render {n_images} images")
     if not split.replace("-", "").replace("_", "").isalnum():
         raise BadRender(f"split must be a plain name like 'train' or 'test', not {split!r}")
-    if ranks is not None and ranks not in RANK_SCRIPTS:
-        raise BadRender(f"ranks must be one of {', '.join(RANK_SCRIPTS)}, not {ranks!r}")
+    if ranks is not None:
+        _check_script(ranks)
     if held_out and split in ("train", "val"):
         raise BadRender("held-out families and trays are for measuring only: write them to 'test'")
     out_dir = Path(out_dir)
