@@ -61,7 +61,7 @@ bench: $(TEST_STAMP)
 # The finder and the general face network saw no 3D renders (`--render3d 0`, also where a cache exists):
 # runs that did are in vision_models/render3d.md, "Training on it".
 train: $(RUN_STAMP)
-	$(BIN)/pip install -q torch==2.13.0 onnx
+	$(BIN)/pip install -q torch==2.13.0 onnx matplotlib
 	$(BIN)/python -m vision_models.train --only finder faces --render3d 0
 	# the poker dice's own face network also learns from the first 400 3D renders (`make renders`)
 	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --render3d 400
@@ -74,6 +74,8 @@ train: $(RUN_STAMP)
 	$(BIN)/python -m vision_models.train --only finder --finder-kind pips --warm vision_models \
 	  --finder-keep vision_models --render3d 400 --finder-steps 3000 --warm-lr 1e-3 \
 	  --finder-render3d-weight 0.6 --finder-blend 0.5
+	# the crops poker dice printing 9 10 В Д К Т start from, described by the networks above
+	$(BIN)/python -m vision_models.train.ranks
 
 # Blender's bpy pins numpy<2 (and so OpenCV 4.11): the renderer gets a venv of its own.
 RENDER_VENV := .venv-render3d

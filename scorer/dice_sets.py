@@ -85,6 +85,10 @@ class DiceSets:
         self.root = Path(root)
         self._lock = threading.RLock()
         self._loaded: dict[str, Loaded] = {}
+        # per script, the prior its poker dice start from (``scorer.vision.script``), and
+        # per set the last profile joined with it (for the own profile it was joined to)
+        self._priors: dict[str, Any] = {}
+        self._joined: dict[str, tuple[Any, Any, Any]] = {}
 
     # ------------------------------------------------------------------ the sets
 
@@ -211,6 +215,29 @@ class DiceSets:
                     problem = str(err)
                     log.warning("dice set %s reads untaught: %s", set_id, problem)
             self._loaded[set_id] = Loaded(stamp, profile, problem)
+            return profile
+
+    def reading_profile(self, set_id: str | None, reader: Any, faces: str = "any") -> Any:
+        """What a reading of the set uses: its own profile, joined in a game of poker dice
+        with the prior of the script its dice print (``scorer.vision.script``). Teaching
+        and the set's summary use ``profile``, its own crops alone."""
+        own = self.profile(set_id, reader)
+        if set_id is None or faces != "cards" or not hasattr(reader, "embed"):
+            return own
+        from scorer.vision.script import PRIORS, load_prior, with_prior
+
+        ranks = self.ranks(set_id)
+        if ranks not in PRIORS:
+            return own
+        with self._lock:
+            if ranks not in self._priors:
+                self._priors[ranks] = load_prior(reader, ranks)
+            prior = self._priors[ranks]
+            known = self._joined.get(set_id)
+            if known is not None and known[0] is own and known[1] is prior:
+                return known[2]
+            profile = with_prior(own, prior)
+            self._joined[set_id] = (own, prior, profile)
             return profile
 
     def problem(self, set_id: str | None) -> str | None:

@@ -783,7 +783,7 @@ class Table:
         self.last_frame = frames[-1]
         crops = [self._crop(f) for f in frames]
         with self._reader_lock:
-            self._use_dice_set(dice_set)
+            self._use_dice_set(dice_set, faces)
             votes = getattr(self.reader, "read_votes", None)
             if callable(votes) and len(crops) > 1:
                 reading = votes(crops, faces=faces, least=least)
@@ -805,15 +805,24 @@ class Table:
         except ScorerError:
             return None
 
-    def _use_dice_set(self, set_id: str | None) -> None:
+    def _set_faces(self, set_id: str) -> str:
+        """The dice a set's lesson is read as: poker dice where the set prints letters
+        the networks did not learn (its prior is of poker dice), else any."""
+        from scorer.vision.script import PRIORS
+
+        assert self.dice_sets is not None
+        return "cards" if self.dice_sets.ranks(set_id) in PRIORS else "any"
+
+    def _use_dice_set(self, set_id: str | None, faces: str = "any") -> None:
         """Give the reader the set's taught profile (none for an untaught or unusable
-        set: the reading goes on untaught, and /camera says why)."""
+        set: the reading goes on untaught, and /camera says why); in a game of poker dice
+        (``faces``) joined with the prior of the letters the set prints."""
         if self.reader is None or not hasattr(self.reader, "profile"):
             return
         profile = None
         if self.dice_sets is not None and set_id is not None:
             try:
-                profile = self.dice_sets.profile(set_id, self.reader)
+                profile = self.dice_sets.reading_profile(set_id, self.reader, faces)
             except ScorerError as err:
                 log.warning("dice set %s: %s", set_id, err)
         self.reader.profile = profile
@@ -966,7 +975,7 @@ class Table:
             raise TableBusy("Still reading the dice: try again in a moment.")
         try:
             frames = self._grab()
-            reading = self._read(frames, dice_set=set_id)
+            reading = self._read(frames, self._set_faces(set_id), dice_set=set_id)
         finally:
             self._busy_lock.release()
         frame = frames[-1]
@@ -1057,8 +1066,10 @@ class Table:
         if self.dice_sets is None:
             raise ScorerError("this table keeps no sets of dice")
         with self._reader_lock:
-            self._use_dice_set(set_id)
-            profile = getattr(self.reader, "profile", None)
+            kind = self._set_faces(set_id)
+            self._use_dice_set(set_id, kind)
+            # what it has seen is its own; what it reads now, with the prior it reads with
+            profile = self.dice_sets.profile(set_id, self.reader)
             faces: dict[str, int] = {}
             counts = profile.counts() if profile is not None else {}
             for label, n in counts.items():
@@ -1069,7 +1080,7 @@ class Table:
             taught = set(profile.sources()) if profile is not None else set()
             for lesson_id, (frame, photo) in self._lessons.items() if reread else ():
                 if f"lesson {lesson_id}" in taught:
-                    reading = self.reader.read(self._crop(frame))
+                    reading = self.reader.read(self._crop(frame), kind)
                     reading = self._uncrop(reading, frame)
                     reads.append({"photo": photo, "dice": [d.to_dict() for d in reading.dice]})
         return {

@@ -154,6 +154,8 @@ def test_given_unsure_dice_when_described_then_each_shows_its_second_guess():
     )
     # when described, then the jack reads "J/K?" and the two "2?"
     assert describe(reading) == "4 J/K? 2?  (3 dice, 2 unsure, 12.3 ms)"
+    # and for dice printing Cyrillic, the same jack reads "В/К?"
+    assert describe(reading, "cyrillic") == "4 В/К? 2?  (3 dice, 2 unsure, 12.3 ms)"
 
 
 def test_given_a_negative_count_of_dice_when_read_then_refused_naming_it(tmp_path, capsys):

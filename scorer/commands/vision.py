@@ -6,9 +6,10 @@ import argparse
 import functools
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from scorer.dice import BACKGROUND, CLASS_NAMES, card_rank
+from scorer.dice import BACKGROUND, CLASS_NAMES, RANK_SCRIPTS
 from scorer.errors import ScorerError
 from scorer.vision.reading import BACKENDS, DEFAULT_THRESHOLD, FACE_KINDS, Die, Reading
 
@@ -26,6 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     read.add_argument("--faces", choices=FACE_KINDS, default="any", help=FACES_HELP)
     read.add_argument("--backend", choices=BACKENDS, default="cv2", help=BACKEND_HELP)
     read.add_argument("--profile", type=Path, default=None, help=PROFILE_HELP)
+    read.add_argument("--ranks", choices=RANK_CHOICES, default="latin", help=RANKS_HELP)
     read.add_argument(
         "--least",
         type=int,
@@ -45,6 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     ev.add_argument("--backend", choices=BACKENDS, default="cv2", help=BACKEND_HELP)
     ev.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ev.add_argument("--profile", type=Path, default=None, help=PROFILE_HELP)
+    ev.add_argument("--ranks", choices=RANK_CHOICES, default="latin", help=RANKS_HELP)
     ev.add_argument(
         "--skip",
         type=int,
@@ -115,6 +118,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 PROFILE_HELP = "folder of a dice profile (scorer teach): read as that set of dice"
+RANK_CHOICES = tuple(RANK_SCRIPTS)
+RANKS_HELP = (
+    "the letters the poker dice print: latin (9 10 J Q K A, default) or cyrillic "
+    "(9 10 В Д К Т: read with the crops taught from renders of them, as a table reads a set "
+    "that prints them; with --faces cards)"
+)
 
 
 def parse_zoom(text: str) -> float:
@@ -148,7 +157,7 @@ def run_read(args: argparse.Namespace) -> int:
     if args.least < 0:
         raise ScorerError(f"--least is a number of dice, not {args.least}")
     reader = Reader(args.models, threshold=args.threshold, tray=args.tray, backend=args.backend)
-    _use_profile(reader, args.profile)
+    _use_profile(reader, args.profile, args.ranks, args.faces)
     failed = 0
     for name in args.images:
         image = cv2.imread(name, cv2.IMREAD_UNCHANGED) if Path(name).is_file() else None
@@ -170,29 +179,32 @@ def run_read(args: argparse.Namespace) -> int:
         if args.json:
             print(json.dumps({"image": name, **reading.to_dict()}), flush=True)
         else:
-            print(f"{name}: {describe(reading)}", flush=True)
+            print(f"{name}: {describe(reading, args.ranks)}", flush=True)
     return 1 if failed else 0
 
 
-def describe(reading: Reading) -> str:
+def describe(reading: Reading, ranks: str = "latin") -> str:
     """``4 4 2 6 J/K?  (5 dice, 1 unsure, 12.3 ms)``: a ? marks an unsure die, after
-    its second guess where it has one."""
+    its second guess where it has one; poker dice in the letters they print (``ranks``:
+    ``4 В/К?`` for Cyrillic dice; the JSON keeps the Latin ranks of the API)."""
+    labels = RANK_SCRIPTS[ranks]
     unsure = set(reading.unsure)
     faces = [
-        _shown(d) + (_second(d) + "?" if i in unsure else "") for i, d in enumerate(reading.dice)
+        _shown(d, labels) + (_second(d, labels) + "?" if i in unsure else "")
+        for i, d in enumerate(reading.dice)
     ]
     shown = " ".join(faces) if faces else "no dice"
     return f"{shown}  ({len(faces)} dice, {len(unsure)} unsure, {reading.ms:.1f} ms)"
 
 
-def _shown(die: Die) -> str:
-    return die.rank if die.rank is not None else str(die.value)
+def _shown(die: Die, labels: Sequence[str]) -> str:
+    return labels[die.value - 1] if die.face == "card" else str(die.value)
 
 
-def _second(die: Die) -> str:
+def _second(die: Die, labels: Sequence[str]) -> str:
     if die.guess is None:
         return ""
-    return "/" + (card_rank(die.guess) if die.face == "card" else str(die.guess))
+    return "/" + (labels[die.guess - 1] if die.face == "card" else str(die.guess))
 
 
 def run_eval(args: argparse.Namespace) -> int:
@@ -205,7 +217,7 @@ def run_eval(args: argparse.Namespace) -> int:
         raise ScorerError(f"--skip is a number of photos, not {args.skip}")
     photos = photos[args.skip :]
     reader = Reader(args.models, threshold=args.threshold, backend=args.backend)
-    _use_profile(reader, args.profile)
+    _use_profile(reader, args.profile, args.ranks, args.faces)
     report = evaluate(
         functools.partial(reader.read, faces=args.faces),
         photos,
@@ -218,6 +230,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.json:
         where = {"dataset": str(args.dataset), "split": args.split, "faces": args.faces}
         where |= {"skip": args.skip, "profile": str(args.profile) if args.profile else None}
+        where |= {"ranks": args.ranks}
         where |= {"closer": args.closer, "wider": args.wider, "told": args.told}
         print(json.dumps({**where, **report.to_dict()}))
     else:
@@ -231,6 +244,7 @@ def run_eval(args: argparse.Namespace) -> int:
             view += f", in a frame {args.wider:g}x as wide"
         faces = "" if args.faces == "any" else f", --faces {args.faces}"
         faces += ", told each photo's dice" if args.told else ""
+        faces += f", ranks {args.ranks}" if args.ranks != "latin" else ""
         print(f"{args.dataset} ({args.split}{faces}{view})")
         for line in report.lines():
             print("  " + line)
@@ -240,13 +254,27 @@ def run_eval(args: argparse.Namespace) -> int:
     return 0
 
 
-def _use_profile(reader: object, folder: Path | None) -> None:
-    """Read with the dice profile in ``folder`` (a clear error when it cannot be used)."""
-    if folder is None:
-        return
+def _use_profile(
+    reader: object, folder: Path | None, ranks: str = "latin", faces: str = "any"
+) -> None:
+    """Read with the dice profile in ``folder`` and, for poker dice printing another
+    script than the networks learnt, its prior (a clear error when either cannot be used)."""
+    from scorer.vision.script import PRIORS, load_prior, prior_folder, with_prior
     from scorer.vision.teaching import open_profile
 
-    reader.profile = open_profile(folder, reader)  # type: ignore[attr-defined]
+    own = open_profile(folder, reader) if folder is not None else None  # type: ignore[arg-type]
+    prior = None
+    if ranks in PRIORS:
+        if faces != "cards":
+            raise ScorerError(f"--ranks {ranks} names the letters of poker dice: add --faces cards")
+        prior = load_prior(reader, ranks)  # type: ignore[arg-type]
+        if prior is None:
+            where = prior_folder(reader.model_dir, ranks)  # type: ignore[attr-defined]
+            raise ScorerError(
+                f"no usable prior for poker dice printing {ranks} in {where} "
+                "(python -m vision_models.train.ranks builds it)"
+            )
+    reader.profile = with_prior(own, prior)  # type: ignore[attr-defined]
 
 
 def run_teach(args: argparse.Namespace) -> int:

@@ -1050,6 +1050,7 @@ def write_dataset(
     split: str = "test",
     size: tuple[int, int] = (640, 640),
     ranks: str | None = None,
+    family: str | None = None,
 ) -> None:
     """Render ``n_images`` throws of 1-6 dice into a YOLO set (the layout of ../shared/datasets).
 
@@ -1057,7 +1058,8 @@ def write_dataset(
     so results can be broken down by what the reader saw. Photo ``i`` is drawn from
     ``default_rng([seed, i])``: sets of one seed grow without changing their first photos,
     and two seeds give different photos. ``held_out=True`` is refused for ``train``/``val``.
-    ``ranks`` is :func:`render_scene`'s: one seed in both scripts gives the same throws.
+    ``ranks`` and ``family`` are :func:`render_scene`'s: one seed in both scripts gives the
+    same throws.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -1078,7 +1080,9 @@ def write_dataset(
     for i in range(n_images):
         rng = np.random.default_rng([seed, i])  # each photo can be re-rendered on its own
         n_dice = int(rng.integers(1, 7))
-        scene = render_scene(rng, n_dice, kind=kind, held_out=held_out, size=size, ranks=ranks)
+        scene = render_scene(
+            rng, n_dice, kind=kind, family=family, held_out=held_out, size=size, ranks=ranks
+        )
         stem = f"s{seed}-{i:05d}"
         cv2.imwrite(str(images / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         h, w = scene.image.shape[:2]

@@ -41,7 +41,7 @@ class PhotoResult:
         """Every die read right and nothing extra."""
         if self.reading is None or self.missed or self.extra:
             return False
-        return all(_same(self.photo.dice[i], self.reading.dice[j]) for i, j in self.pairs)
+        return all(same_face(self.photo.dice[i], self.reading.dice[j]) for i, j in self.pairs)
 
 
 @dataclass
@@ -61,7 +61,7 @@ class Report:
     @property
     def correct(self) -> int:
         return sum(
-            _same(r.photo.dice[i], r.reading.dice[j])
+            same_face(r.photo.dice[i], r.reading.dice[j])
             for r in self.results
             if r.reading is not None
             for i, j in r.pairs
@@ -112,7 +112,7 @@ class Report:
                     unsure += 1
                     continue
                 sure += 1
-                if j not in matched or not _same(r.photo.dice[matched[j]], die):
+                if j not in matched or not same_face(r.photo.dice[matched[j]], die):
                     wrong += 1
         return sure, wrong, unsure, total
 
@@ -136,7 +136,7 @@ class Report:
                 continue
             for i, j in r.pairs:
                 label, die = r.photo.dice[i], r.reading.dice[j]
-                if die.confidence >= self.threshold or _same(label, die):
+                if die.confidence >= self.threshold or same_face(label, die):
                     continue
                 wrong += 1
                 right += label.face == die.face and label.value == die.guess
@@ -199,7 +199,8 @@ class Report:
         }
 
 
-def _same(label: LabelledDie, die: Die) -> bool:
+def same_face(label: LabelledDie, die: Die) -> bool:
+    """Whether ``die`` was read as the face ``label`` names."""
     return label.face == die.face and label.value == die.value
 
 
@@ -342,7 +343,7 @@ def overlay(image: np.ndarray, result: PhotoResult, threshold: float) -> np.ndar
         cv2.putText(out, _name(label.face, label.value), (x, y - 3), 0, scale, (0, 160, 0), 1)
     if result.reading is None:
         return out
-    right = {j for i, j in result.pairs if _same(result.photo.dice[i], result.reading.dice[j])}
+    right = {j for i, j in result.pairs if same_face(result.photo.dice[i], result.reading.dice[j])}
     for j, die in enumerate(result.reading.dice):
         x, y, w, h = die.box
         colour = (255, 90, 0) if j in right else (0, 0, 230)

@@ -40,7 +40,7 @@ import logging
 import os
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -221,6 +221,9 @@ class DiceProfile:
         #: right] (a die where none is named: not right): how sure the set may be
         self.seen: dict[str, dict[str, list[list[float]]]] = {}
         self.uses_size = True
+        #: crops kept a class (``_keep_within_limits``): a set's; a prior built from many
+        #: renders keeps more (``vision_models.train.ranks``)
+        self.per_face = MAX_PER_FACE
         self._temperature = 1.0  # fitted by ``choose`` (``temperature``)
         #: the windows of the set's own look: features (n, 512), on a die or not, source
         self._look_rows = np.zeros((0, 0), np.float32)
@@ -333,6 +336,40 @@ class DiceProfile:
             self._fitted, self._fit = fitted(self._look_rows, self._look_labels), True
         return self._fitted
 
+    def joined(self, prior: DiceProfile) -> DiceProfile:
+        """This set read with ``prior``'s taught crops voting beside its own: a set whose
+        dice print another script starts from crops taught from renders of it
+        (``scorer.vision.script``). Size, look and trials stay the set's own; how sure it
+        may be is its own once its trials read SURENESS_DICE dice, else the prior's. A copy
+        for reading, never saved: the set's file keeps its own crops, undo and "Forget
+        these dice" never touch the prior's. A prior of the other kind is not joined."""
+        if not len(prior) or (self.kind is not None and self.kind != prior.kind):
+            return self
+        both = copy.copy(self)
+        both.examples = prior.examples + self.examples
+        own = len(self.examples) > 0
+        both._features = (
+            np.concatenate([prior._features, self._features]) if own else prior._features
+        )
+        both._probs = np.concatenate([prior._probs, self._probs]) if own else prior._probs
+        both._labels = np.concatenate([prior._labels, self._labels]) if own else prior._labels
+        both.kind = prior.kind
+        both.calibrate()
+        if len(self.trial_dice()) < SURENESS_DICE:
+            both._temperature = prior._temperature
+        return both
+
+    def as_prior(self) -> DiceProfile:
+        """Its taught faces alone, to join other sets (``joined``): no spot taught as no
+        die (a render's table is not theirs), no size (their dice are as big as their
+        camera makes them), no look of a tray; its trials kept (how sure it may be)."""
+        keep = [i for i, e in enumerate(self.examples) if e.label != BACKGROUND]
+        self._select(keep)
+        self.examples = [replace(e, side=0.0, frame=None) for e in self.examples]
+        self._drop_looks(set(self._look_sources))
+        self._settle()
+        return self
+
     def forget(self, source: str | None = None) -> int:
         """Remove the crops taught from ``source`` (an undone throw), or all of them."""
         keep = [i for i, e in enumerate(self.examples) if source is not None and e.source != source]
@@ -365,14 +402,14 @@ class DiceProfile:
         return {e.source for e in self.examples}
 
     def _keep_within_limits(self) -> None:
-        """At most MAX_PER_FACE crops a class: corrections first, then the newest."""
+        """At most ``per_face`` crops a class: corrections first, then the newest."""
         drop: set[int] = set()
         for label in set(e.label for e in self.examples):
             mine = [i for i, e in enumerate(self.examples) if e.label == label]
-            if len(mine) <= MAX_PER_FACE:
+            if len(mine) <= self.per_face:
                 continue
             ranked = sorted(mine, key=lambda i: (self.examples[i].correction, i), reverse=True)
-            drop.update(ranked[MAX_PER_FACE:])
+            drop.update(ranked[self.per_face :])
         if drop:
             self._select([i for i in range(len(self.examples)) if i not in drop])
 
