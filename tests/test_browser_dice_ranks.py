@@ -55,9 +55,13 @@ def test_a_poker_dice_game_with_a_cyrillic_set_shows_its_letters_on_the_throw(li
             toggle = page.locator("#setup-ranks")
             expect(toggle).to_contain_text("9 10 J Q K A")
             expect(toggle.locator("input[value=latin]")).to_be_checked()
+            expect(toggle.locator(".rank-known")).to_be_hidden()
             # and say its dice print Cyrillic
             toggle.locator("input[value=cyrillic]").check()
             expect(page.locator("#toast")).to_contain_text("9 10 В Д К Т")
+            # then the page says the table knows such dice, and that teaching helps more
+            expect(toggle.locator(".rank-known")).to_be_visible()
+            expect(toggle.locator(".rank-known")).to_contain_text("обучите")
             assert table.dice_sets.ranks(set_id) == "cyrillic"  # recorded for the set
             page.locator("#start-button").click()
             page.wait_for_url(url + "/play")

@@ -117,6 +117,9 @@ def test_the_setup_and_camera_pages_offer_the_chosen_sets_letters_as_one_toggle(
         assert f'value="{set_id}" data-ranks="cyrillic"' in page
     # and in Ukrainian the toggle is named in Ukrainian
     assert "Літери на цих покерних кістках" in client.get("/setup?lang=uk").get_data(as_text=True)
+    # and the note on what the table knows of such dice is there, in the page's language
+    assert "from pictures of such dice" in client.get("/camera?lang=en").get_data(as_text=True)
+    assert "по снимкам таких костей" in client.get("/camera?lang=ru").get_data(as_text=True)
 
 
 def test_the_history_counts_a_cyrillic_sets_faces_in_its_letters(client):
