@@ -195,3 +195,14 @@ def test_given_a_poker_game_with_a_cyrillic_set_when_thrown_then_read_with_the_p
     finally:
         table.close()
         reader.profile = None
+
+
+def test_the_committed_prior_was_built_with_the_committed_networks(reader):
+    # given the prior on disk, as `make train`'s last line wrote it
+    stored = DiceProfile.load(PRIOR)
+    # then its crops were described by today's poker-dice networks (else every table start
+    # would describe them again: rebuild it with `python -m vision_models.train.ranks`)
+    assert stored.model == reader.faces_digest("card")
+    # and it holds faces alone, every face of poker dice, without a size or a look
+    assert stored.kind == "card" and stored.size is None and stored.look is None
+    assert set(stored.counts()) == set(range(6, 12))
