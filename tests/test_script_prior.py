@@ -102,6 +102,15 @@ def test_given_a_taught_cyrillic_set_then_its_crops_join_the_prior_and_its_file_
     # and its file, what undo and "Forget these dice" change, holds its own crops alone
     assert len(DiceProfile.load(sets.folder(russian))) == len(own)
     assert sets.reading_profile(russian, reader, "cards") is both  # joined once, kept
+    # when the set is taught two more photos and saved, as a written turn teaches it
+    try:
+        teach_photos(reader, own, load_split(cyrillic_throws, "test")[3:5], "turn")
+    finally:
+        reader.profile = None
+    sets.save(russian, own)
+    # then the next reading has those crops too
+    again = sets.reading_profile(russian, reader, "cards")
+    assert again is not both and len(again) == len(prior) + len(own) > len(both)
 
 
 def without_prior(tmp_path: Path) -> Path:
