@@ -59,26 +59,15 @@ def build(
         raise SystemExit("no TrueType fonts for the typeset dice: pip install matplotlib")
     reader = Reader(out)
     with tempfile.TemporaryDirectory(prefix="ranks-") as work:
-        fixed, fonts, held = (Path(work) / name for name in ("fixed", "fonts", "held"))
-        write_dataset(fixed, photos, seed, kind="cards", held_out=False, ranks=ranks)
-        write_dataset(
-            fonts,
-            typeset,
-            seed + 2,
-            kind="cards",
-            held_out=False,
-            ranks=ranks,
-            family=RANDOM_TYPESET,
-        )
-        write_dataset(
-            held,
-            2 * CALIBRATION,
-            seed + 1,
-            kind="cards",
-            held_out=False,
-            ranks=ranks,
-            family=RANDOM_TYPESET,
-        )
+
+        def render(name: str, n: int, first: int, family: str | None = None) -> Path:
+            root = Path(work) / name
+            write_dataset(root, n, first, kind="cards", held_out=False, ranks=ranks, family=family)
+            return root
+
+        fixed = render("fixed", photos, seed)
+        fonts = render("fonts", typeset, seed + 2, RANDOM_TYPESET)
+        held = render("held", 2 * CALIBRATION, seed + 1, RANDOM_TYPESET)
         lessons = load_split(fixed, "test") + in_script(fonts, ranks)
         random.Random(seed).shuffle(lessons)
         profile = DiceProfile(f"poker dice printing {ranks}", model=reader.faces_digest("card"))
