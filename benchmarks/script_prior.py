@@ -2,9 +2,9 @@
 
 Reads rendered throws of the held-out card families printing Cyrillic as a poker-dice
 game does (told how many dice were thrown): untaught, with the prior alone (a set marked
-Cyrillic, never taught), with a set taught from 5 photos alone and with that set joined
-to the prior; interleaved photo by photo on one thread. Prints each way's median and p95
-a photo, the dice right, and the prior's size.
+Cyrillic, never taught), and with a set taught from 5 photos as a table teaches it (read
+with the prior), alone and joined to the prior; interleaved photo by photo on one
+thread. Prints each way's median and p95 a photo, the dice right, and the prior's size.
 
     .venv/bin/python benchmarks/script_prior.py [--photos 40]
 """
@@ -43,7 +43,7 @@ def main() -> int:
         write_dataset(read_set, args.photos, 5, kind="cards", held_out=True, ranks="cyrillic")
         write_dataset(lesson, 5, 6, kind="cards", held_out=True, ranks="cyrillic")
         own = DiceProfile("taught", model=reader.faces_digest("card"))
-        teach_photos(reader, own, load_split(lesson, "test"), "lesson")
+        teach_photos(reader, own, load_split(lesson, "test"), "lesson", prior=prior)
         ways = {"untaught": None, "the prior": prior, "taught 5": own}
         ways["taught 5 + the prior"] = own.joined(prior)
         photos = load_split(read_set, "test")

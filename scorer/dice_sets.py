@@ -225,15 +225,12 @@ class DiceSets:
         own = self.profile(set_id, reader)
         if set_id is None or faces != "cards" or not hasattr(reader, "embed"):
             return own
-        from scorer.vision.script import PRIORS, load_prior, with_prior
+        from scorer.vision.script import with_prior
 
-        ranks = self.ranks(set_id)
-        if ranks not in PRIORS:
+        prior = self.prior(set_id, reader)
+        if prior is None:
             return own
         with self._lock:
-            if ranks not in self._priors:
-                self._priors[ranks] = load_prior(reader, ranks)
-            prior = self._priors[ranks]
             # a lesson changes the set's profile in place, then saves it (a new stamp)
             loaded = self._loaded.get(set_id)
             made_of = (own, len(own) if own is not None else 0, loaded and loaded.stamp, prior)
@@ -243,6 +240,19 @@ class DiceSets:
             profile = with_prior(own, prior)
             self._joined[set_id] = (made_of, profile)
             return profile
+
+    def prior(self, set_id: str, reader: Any) -> Any:
+        """The prior of the letters the set's poker dice print (``scorer.vision.script``),
+        or None: Latin, or no usable prior (logged once)."""
+        from scorer.vision.script import PRIORS, load_prior
+
+        ranks = self.ranks(set_id)
+        if ranks not in PRIORS:
+            return None
+        with self._lock:
+            if ranks not in self._priors:
+                self._priors[ranks] = load_prior(reader, ranks)
+            return self._priors[ranks]
 
     def problem(self, set_id: str | None) -> str | None:
         known = self._loaded.get(set_id) if set_id else None

@@ -926,10 +926,12 @@ class Table:
         from scorer.vision.teaching import JUDGED_PHOTOS, game_faces, record_trials, trials
 
         faces = game_faces(profile)
+        # a set printing another script is read with its prior: so are its trials
+        prior = self.dice_sets.prior(set_id, self.reader) if faces == "cards" else None
 
         def read(trial: Any, frame: Any) -> Any:  # under the reader's lock (``trials``)
             before = self.reader.profile
-            self.reader.profile = trial
+            self.reader.profile = trial.joined(prior) if prior is not None else trial
             try:
                 reading = self.reader.read(self._crop(frame), faces)
             finally:

@@ -215,3 +215,43 @@ def test_the_committed_prior_was_built_with_the_committed_networks(reader):
     # and it holds faces alone, every face of poker dice, without a size or a look
     assert stored.kind == "card" and stored.size is None and stored.look is None
     assert set(stored.counts()) == set(range(6, 12))
+
+
+def test_given_cyrillic_photos_when_taught_with_their_letters_then_read_as_the_table_reads_them(
+    tmp_path, cyrillic_throws, capsys
+):
+    # given photos of a Cyrillic set, taught once as Latin dice and once told their letters
+    said = {}
+    for ranks in ("latin", "cyrillic"):
+        args = ["teach", str(cyrillic_throws), "--split", "test", "--photos", "5"]
+        assert main([*args, "--profile", str(tmp_path / ranks), "--ranks", ranks]) == 0
+        said[ranks] = capsys.readouterr().out
+    # then told, each photo was read with the prior as a table reads the set: fewer of its
+    # dice were read wrong, so fewer corrections were taught
+    corrections = {r: int(s.split(" corrections")[0].rsplit(" ", 1)[1]) for r, s in said.items()}
+    assert corrections["cyrillic"] < corrections["latin"]
+    # and the set's file holds its own crops, as many either way
+    taught = {r: len(DiceProfile.load(tmp_path / r)) for r in said}
+    assert taught["cyrillic"] == taught["latin"] > 0
+
+
+def test_given_pip_photos_when_taught_as_cyrillic_then_refused_by_name(tmp_path, capsys):
+    # given photos of pip dice
+    pips = tmp_path / "pips"
+    write_dataset(pips, 2, 1, kind="pips", held_out=False)
+    # when taught as dice printing Cyrillic ranks
+    code = main(
+        [
+            "teach",
+            str(pips),
+            "--split",
+            "test",
+            "--profile",
+            str(tmp_path / "p"),
+            "--ranks",
+            "cyrillic",
+        ]
+    )
+    # then refused, saying why, and no profile written
+    assert code == 2 and "these photos show pip dice" in capsys.readouterr().err
+    assert not (tmp_path / "p" / FILE_NAME).exists()

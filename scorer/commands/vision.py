@@ -113,6 +113,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="ZOOM",
         help="teach each photo as `scorer eval --wider ZOOM` reads it",
     )
+    teach.add_argument(
+        "--ranks",
+        choices=RANK_CHOICES,
+        default="latin",
+        help="the letters the poker dice print; cyrillic reads each photo as the table reads "
+        "such a set (with the crops taught from renders of them) while teaching",
+    )
     teach.add_argument("--models", type=Path, default=None)
     teach.set_defaults(run=run_teach)
 
@@ -283,6 +290,7 @@ def run_teach(args: argparse.Namespace) -> int:
 
     from scorer.vision.labelled import load_split
     from scorer.vision.reader import Reader
+    from scorer.vision.script import PRIORS
     from scorer.vision.teaching import open_profile, teach_photos
 
     if not 0.0 <= args.wrong < 1.0:
@@ -294,6 +302,14 @@ def run_teach(args: argparse.Namespace) -> int:
         photos = photos[: args.photos]
     reader = Reader(args.models)
     profile = open_profile(args.profile, reader, create=True)
+    prior = None
+    if args.ranks in PRIORS:
+        if {d.face for p in photos for d in p.dice} - {"card"}:
+            raise ScorerError(
+                f"--ranks {args.ranks} names the letters of poker dice: these photos show pip dice"
+            )
+        _use_profile(reader, None, args.ranks, "cards")
+        prior, reader.profile = reader.profile, None
     start = time.perf_counter()
     lesson = teach_photos(
         reader,
@@ -304,6 +320,7 @@ def run_teach(args: argparse.Namespace) -> int:
         seed=args.seed,
         zoom=args.closer,
         widen=args.wider,
+        prior=prior,
     )
     seconds = time.perf_counter() - start
     path = profile.save(args.profile)

@@ -274,6 +274,7 @@ def teach_photos(
     seed: int = 0,
     zoom: float = 1.0,
     widen: float = 1.0,
+    prior: DiceProfile | None = None,
 ) -> Lesson:
     """Teach the profile from labelled photos, one after another, as a table would learn
     them throw by throw (each photo read with what the photos before it taught).
@@ -283,6 +284,9 @@ def teach_photos(
     ``zoom`` and ``widen`` teach each photo as ``scorer eval --closer`` and ``--wider`` read
     it (``evaluation.closer``, ``evaluation.wider``): a set taught at the table's view.
     Then the newest JUDGED_PHOTOS are read again to judge the set's size (``judge``).
+    ``prior``: the set's dice print a script the networks never learnt, and the table reads
+    them with that script's prior (``scorer.vision.script``): each photo, and each trial of
+    the set's size, is read so, and what that reading gets wrong is a correction.
     """
     lesson = Lesson()
     kinds = {d.face for p in photos for d in p.dice}
@@ -309,7 +313,9 @@ def teach_photos(
             lesson.out_of_view += 1
             seen += len(photo.dice)
             continue
+        reader.profile = profile.joined(prior) if prior is not None else profile
         dice = named_dice(reader, image, photo)
+        reader.profile = profile
         # named_dice gives one taught die per label: the drawn ones are taught wrong
         dice = [
             mistaken(d, rng) if seen + i in drawn and i < len(photo.dice) else d
@@ -331,7 +337,7 @@ def teach_photos(
                 yield name, image, dice
 
     def read(trial: DiceProfile, image: np.ndarray) -> Reading:
-        reader.profile = trial
+        reader.profile = trial.joined(prior) if prior is not None else trial
         try:
             return reader.read(image, game_faces(profile))
         finally:
