@@ -2,7 +2,7 @@
 
 The committed prior (``vision_models/ranks-cyrillic``, ``python -m
 vision_models.train.ranks``) joins a set's own crops in games of poker dice when the set
-says it prints Cyrillic; a Latin set, a pip game and teaching never see it.
+says it prints Cyrillic, and reads its lessons; a Latin set and a pip game never see it.
 """
 
 from __future__ import annotations
