@@ -3,9 +3,10 @@
 The face networks learnt poker dice printing 9 10 J Q K A; Russian and Ukrainian dice
 print 9 10 В Д К Т, and the networks read their В as 10 or Q, Д as A and Т as J. A set
 that says it prints Cyrillic (``set.json``'s ``ranks``) reads with a profile taught from
-renders of the train card families in that script (``vision_models/ranks-cyrillic``,
-built by ``python -m vision_models.train.ranks``): its crops vote beside the
-set's own taught ones (``DiceProfile.joined``), in games of poker dice only.
+renders printing that script, the train card families and random art in many fonts
+(``vision_models/ranks-cyrillic``, built by ``python -m vision_models.train.ranks``): its
+crops vote beside the set's own taught ones (``DiceProfile.joined``), in games of poker
+dice only, and its lessons are read with it too.
 """
 
 from __future__ import annotations

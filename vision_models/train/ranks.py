@@ -7,7 +7,7 @@ a dice profile from them as ``scorer teach`` does, with the face networks in ``-
 keeps its taught crops alone (no size: a set's dice are as big as its camera makes them;
 no look of a tray; no spot taught as no die), and reads other throws of the same kinds
 with it to say how sure it may be. A set that prints Cyrillic reads with it
-(``scorer.vision.script``). No torch: about five minutes on the CPU, the last line of
+(``scorer.vision.script``). No torch: about three minutes on the CPU, the last line of
 ``make train``, after the networks it describes.
 """
 
