@@ -194,6 +194,8 @@
   function render(next) {
     if (!next) return;
     if (state && next.id !== state.id && page !== "kiosk" && page !== "play") return;
+    // a move's reply can arrive after the event of a later move: never draw the game back
+    if (state && next.id === state.id && next.version < state.version) return;
     state = next;
     if (state.version !== shownVersion) selectedCell = shownVersion === -1 ? selectedCell : null;
     shownVersion = state.version;
