@@ -926,8 +926,10 @@ class Table:
         from scorer.vision.teaching import JUDGED_PHOTOS, game_faces, record_trials, trials
 
         faces = game_faces(profile)
-        # a set printing another script is read with its prior: so are its trials
-        prior = self.dice_sets.prior(set_id, self.reader) if faces == "cards" else None
+        # a set printing another script is read with its prior: so are its trials (loaded
+        # under the reader's lock: a prior built with other networks is described by them)
+        with self._reader_lock:
+            prior = self.dice_sets.prior(set_id, self.reader) if faces == "cards" else None
 
         def read(trial: Any, frame: Any) -> Any:  # under the reader's lock (``trials``)
             before = self.reader.profile

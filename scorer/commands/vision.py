@@ -266,7 +266,7 @@ def _use_profile(
 ) -> None:
     """Read with the dice profile in ``folder`` and, for poker dice printing another
     script than the networks learnt, its prior (a clear error when either cannot be used)."""
-    from scorer.vision.script import PRIORS, load_prior, prior_folder, with_prior
+    from scorer.vision.script import PRIORS, with_prior
     from scorer.vision.teaching import open_profile
 
     own = open_profile(folder, reader) if folder is not None else None  # type: ignore[arg-type]
@@ -274,14 +274,22 @@ def _use_profile(
     if ranks in PRIORS:
         if faces != "cards":
             raise ScorerError(f"--ranks {ranks} names the letters of poker dice: add --faces cards")
-        prior = load_prior(reader, ranks)  # type: ignore[arg-type]
-        if prior is None:
-            where = prior_folder(reader.model_dir, ranks)  # type: ignore[attr-defined]
-            raise ScorerError(
-                f"no usable prior for poker dice printing {ranks} in {where} "
-                "(python -m vision_models.train.ranks builds it)"
-            )
+        prior = _prior(reader, ranks)
     reader.profile = with_prior(own, prior)  # type: ignore[attr-defined]
+
+
+def _prior(reader: object, ranks: str) -> object:
+    """The prior of poker dice printing ``ranks`` (a clear error where it cannot be used)."""
+    from scorer.vision.script import load_prior, prior_folder
+
+    prior = load_prior(reader, ranks)  # type: ignore[arg-type]
+    if prior is None:
+        where = prior_folder(reader.model_dir, ranks)  # type: ignore[attr-defined]
+        raise ScorerError(
+            f"no usable prior for poker dice printing {ranks} in {where} "
+            "(python -m vision_models.train.ranks builds it)"
+        )
+    return prior
 
 
 def run_teach(args: argparse.Namespace) -> int:
@@ -308,8 +316,7 @@ def run_teach(args: argparse.Namespace) -> int:
             raise ScorerError(
                 f"--ranks {args.ranks} names the letters of poker dice: these photos show pip dice"
             )
-        _use_profile(reader, None, args.ranks, "cards")
-        prior, reader.profile = reader.profile, None
+        prior = _prior(reader, args.ranks)
     start = time.perf_counter()
     lesson = teach_photos(
         reader,

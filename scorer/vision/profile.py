@@ -360,9 +360,10 @@ class DiceProfile:
         return both
 
     def as_prior(self) -> DiceProfile:
-        """Its taught faces alone, to join other sets (``joined``): no spot taught as no
-        die (a render's table is not theirs), no size (their dice are as big as their
-        camera makes them), no look of a tray; its trials kept (how sure it may be)."""
+        """This profile cut down, in place, to its taught faces alone, to join other sets
+        (``joined``): no spot taught as no die (a render's table is not theirs), no size
+        (their dice are as big as their camera makes them), no look of a tray; its trials
+        kept (how sure it may be)."""
         keep = [i for i, e in enumerate(self.examples) if e.label != BACKGROUND]
         self._select(keep)
         self.examples = [replace(e, side=0.0, frame=None) for e in self.examples]
