@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 RUN_STAMP := $(VENV)/.installed-run
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test lint chromium pi-stack screenshots bench train renders test-render3d clean
+.PHONY: run test lint chromium pi-stack screenshots bench train renders cyrillic-tables test-render3d clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -74,7 +74,15 @@ train: $(RUN_STAMP)
 	$(BIN)/python -m vision_models.train --only finder --finder-kind pips --warm vision_models \
 	  --finder-keep vision_models --render3d 400 --finder-steps 3000 --warm-lr 1e-3 \
 	  --finder-render3d-weight 0.6 --finder-blend 0.5
-	# the crops poker dice printing 9 10 В Д К Т start from, described by the networks above
+	# poker dice printing 9 10 В Д К Т: both poker-dice networks fine-tuned on ranks set in
+	# fonts, half of them Cyrillic, and on 40 3D tables of them (`make cyrillic-tables`), kept
+	# to their own readings elsewhere (faces-cards.md)
+	for second in "" --second; do $(BIN)/python -m vision_models.train --only faces \
+	  --faces-kind cards $$second --ranks cyrillic --typeset --rendered 3000 --render3d 280 \
+	  --render3d-tables 100 139 --warm vision_models --faces-keep vision_models \
+	  --faces-steps 4000 || exit 1; done
+	# the crops those dice start from, described by the networks above; how sure they may be,
+	# also from two 3D tables of Cyrillic dice (`make cyrillic-tables` renders them)
 	$(BIN)/python -m vision_models.train.ranks
 
 # Blender's bpy pins numpy<2 (and so OpenCV 4.11): the renderer gets a venv of its own.
@@ -91,6 +99,16 @@ $(RENDER_VENV)/.installed: pyproject.toml
 renders: $(RENDER_VENV)/.installed
 	nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --train 5000 --test 500 \
 	  --threads 2 --max-side 640 --samples 8
+
+# 3D tables of poker dice printing 9 10 В Д К Т (resumable): 40 of train families, 8 photos
+# each, that their networks learn from, and two of 60 photos that the Cyrillic prior's
+# sureness is fitted on (vision_models/ranks-cyrillic.md); about half an hour on two cores.
+cyrillic-tables: $(RENDER_VENV)/.installed
+	for n in $$(seq 100 139); do nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d \
+	  --table $$n --kind cards --cyrillic --train 8 --test 0 --threads 2 --max-side 640 \
+	  --samples 8 || exit 1; done
+	for n in 0 1; do nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --table $$n \
+	  --kind cards --cyrillic --train 0 --test 60 --threads 2 --max-side 640 --samples 8 || exit 1; done
 
 # The renderer's tests with real Blender renders (skipped in the main venv, which has no bpy).
 test-render3d: $(RENDER_VENV)/.installed

@@ -170,6 +170,9 @@ class DiceSets:
             meta = dict(meta) if isinstance(meta, dict) else {"name": set_id}
             meta["ranks"] = ranks
             _write_json(path, meta)
+            # its crops are described by the networks of the letters it prints: again
+            self._loaded.pop(set_id, None)
+            self._joined.pop(set_id, None)
 
     def folder(self, set_id: str) -> Path:
         """The folder of a set, refusing ids that are not one of ours."""
@@ -197,10 +200,14 @@ class DiceSets:
 
     def profile(self, set_id: str | None, reader: Any) -> Any:
         """The set's taught profile for ``reader``, or None (untaught, or unusable: then
-        a log line, and ``problem(set_id)`` says why for /camera)."""
+        a log line, and ``problem(set_id)`` says why for /camera). The reader is told the
+        letters the set's dice print: their networks describe its crops and read its dice
+        (the caller holds the reader, as the table does under its lock)."""
         if set_id is None or not hasattr(reader, "embed"):
             return None
         with self._lock:
+            if hasattr(reader, "ranks"):
+                reader.ranks = self.ranks(set_id)
             path = self.folder(set_id) / "profile.npz"
             stamp = path.stat().st_mtime_ns if path.is_file() else 0.0
             known = self._loaded.get(set_id)

@@ -819,6 +819,7 @@ class Table:
         (``faces``) joined with the prior of the letters the set prints."""
         if self.reader is None or not hasattr(self.reader, "profile"):
             return
+        self._use_letters(set_id)
         profile = None
         if self.dice_sets is not None and set_id is not None:
             try:
@@ -829,6 +830,14 @@ class Table:
         self.status.extra["dice_set_problem"] = (
             self.dice_sets.problem(set_id) if self.dice_sets is not None else None
         )
+
+    def _use_letters(self, set_id: str | None) -> None:
+        """Tell the reader the letters the set's poker dice print (Latin for no set): a
+        script with face networks of its own is read, taught and described with them."""
+        if self.reader is None or not hasattr(self.reader, "ranks"):
+            return
+        known = self.dice_sets is not None and set_id is not None
+        self.reader.ranks = self.dice_sets.ranks(set_id) if known else "latin"
 
     def _learn_later(self, game_id: int, kind: str, seq: int) -> None:
         """Queue a write or undo for ``learn`` on the table's learner thread: teaching
@@ -879,6 +888,7 @@ class Table:
             rows = rows[: ends[0] + 1]
         prefix = f"game {game_id} event "
         with self._reader_lock:
+            self._use_letters(set_id)
             profile = self.dice_sets.editable(set_id, self.reader)
             if profile is None:  # an unusable profile file: /camera says so
                 return 0
@@ -929,21 +939,26 @@ class Table:
         # a set printing another script is read with its prior: so are its trials (loaded
         # under the reader's lock: a prior built with other networks is described by them)
         with self._reader_lock:
+            self._use_letters(set_id)
             prior = self.dice_sets.prior(set_id, self.reader) if faces == "cards" else None
 
         def read(trial: Any, frame: Any) -> Any:  # under the reader's lock (``trials``)
-            before = self.reader.profile
+            before = self.reader.profile, getattr(self.reader, "ranks", None)
+            self._use_letters(set_id)
             self.reader.profile = trial.joined(prior) if prior is not None else trial
             try:
                 reading = self.reader.read(self._crop(frame), faces)
             finally:
-                self.reader.profile = before
+                self.reader.profile = before[0]
+                if before[1] is not None:
+                    self.reader.ranks = before[1]
             return self._uncrop(reading, frame)
 
         mine = (v for v in views if v[0] in profile.sources())
         seen: dict[str, Any] = {}
         scores = trials(profile, islice(mine, JUDGED_PHOTOS), read, self._reader_lock, seen)
         with self._reader_lock:
+            self._use_letters(set_id)
             if self.dice_sets.editable(set_id, self.reader) is not profile:
                 return
             if scores:
@@ -1036,6 +1051,7 @@ class Table:
                 box = (round(x - side / 2), round(y - side / 2), round(side), round(side))
             named.append((box, value, kind, die.get("read") != value))
         with self._reader_lock:
+            self._use_letters(set_id)
             profile = self.dice_sets.editable(set_id, self.reader, replace=True)
             self._teach_frame_strict(profile, frame, named, f"lesson {lesson_id}")
             self.dice_sets.save(set_id, profile)

@@ -348,6 +348,28 @@ def test_training_reads_the_cache_in_index_order_up_to_the_count_asked(tmp_path:
     assert data.render3d_cached(tmp_path / "none") == 0
 
 
+def test_a_scripts_tables_are_all_read_or_the_run_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vision_models.train import data
+
+    # given a cache holding the train photos of Cyrillic 3D table 100 only
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    cache = dataset.default_root()
+    table = cache.with_name(f"{cache.name}-table100-cards-cyrillic")
+    dataset.write_data_yaml(table)
+    image = np.full((480, 640, 3), 90, np.uint8)
+    die = dataset.LabelledDie("card", 3, (300.0, 200.0, 60.0, 58.0))
+    dataset.write_photo(table, "train", 0, image, [die], {"seed": 0})
+    # when training asks for that table, then for it and table 101
+    photos = data.load_render3d_tables([100], "cyrillic")
+    # then the one table's photo is read (a card's jack, class 6 + 2)
+    assert [p.classes.tolist() for p in photos] == [[8]]
+    # and a missing table stops the run with the command that renders it
+    with pytest.raises(SystemExit, match=r"table101.*make cyrillic-tables"):
+        data.load_render3d_tables([100, 101], "cyrillic")
+
+
 def test_one_tables_photos_show_one_make_of_dice_on_one_tray_under_one_camera() -> None:
     # given one table's evening on the test split
     plans = [

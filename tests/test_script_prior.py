@@ -48,16 +48,17 @@ def figures(capsys, *args: str) -> dict:
     return json.loads(capsys.readouterr().out)
 
 
-def test_given_unseen_cyrillic_art_when_read_with_the_prior_then_more_dice_right(
+def test_given_unseen_cyrillic_art_when_read_told_its_letters_then_more_dice_right(
     cyrillic_throws, capsys
 ):
     # given throws of art neither the networks nor the prior saw, printing В Д К Т
     # when they are read as poker dice, untold and told that the dice print Cyrillic
     untold = figures(capsys, str(cyrillic_throws), "--faces", "cards")
     told = figures(capsys, str(cyrillic_throws), "--faces", "cards", "--ranks", "cyrillic")
-    # then the prior reads more dice right and fewer sure dice wrong
-    assert told["per_die"] >= untold["per_die"] + 0.05
-    assert told["confident_wrong"] <= untold["confident_wrong"]
+    # then their own networks and the prior read far more dice right (66.67 -> 96.15 % of
+    # 78 dice when written) and no more sure dice wrong (10 of 48 -> 0 of 55)
+    assert told["per_die"] >= max(0.92, untold["per_die"] + 0.2)
+    assert told["confident_wrong"] <= min(1, untold["confident_wrong"])
 
 
 def test_given_sets_when_a_game_reads_then_only_a_cyrillic_set_in_a_poker_game_has_the_prior(
@@ -197,7 +198,9 @@ def test_given_a_poker_game_with_a_cyrillic_set_when_thrown_then_read_with_the_p
         camera.frame = cv2.imread(str(photo.path))
         # when a throw is read
         state = table.throw(game_id).state()
-        # then the reader read it with the prior, and the throw holds its poker dice
+        # then the reader read it with the prior and the set's letters' own networks, and
+        # the throw holds its poker dice
+        assert table.reader.ranks == "cyrillic" and table.reader.own_script
         assert table.reader.profile is sets.reading_profile(russian, reader, "cards")
         assert len(table.reader.profile) == len(DiceProfile.load(PRIOR))
         assert len(state["dice"]) == len(photo.dice)
@@ -206,12 +209,12 @@ def test_given_a_poker_game_with_a_cyrillic_set_when_thrown_then_read_with_the_p
         reader.profile = None
 
 
-def test_the_committed_prior_was_built_with_the_committed_networks(reader):
+def test_the_committed_prior_was_built_with_the_committed_networks():
     # given the prior on disk, as `make train`'s last line wrote it
     stored = DiceProfile.load(PRIOR)
-    # then its crops were described by today's poker-dice networks (else every table start
-    # would describe them again: rebuild it with `python -m vision_models.train.ranks`)
-    assert stored.model == reader.faces_digest("card")
+    # then its crops were described by today's networks of Cyrillic poker dice (else every
+    # table start would describe them again: `python -m vision_models.train.ranks`)
+    assert stored.model == Reader(ranks="cyrillic").faces_digest("card")
     # and it holds faces alone, every face of poker dice, without a size or a look
     assert stored.kind == "card" and stored.size is None and stored.look is None
     assert set(stored.counts()) == set(range(6, 12))

@@ -185,8 +185,8 @@ def test_given_a_table_of_pip_dice_when_read_and_taught_then_the_card_network_st
     profile.save(tmp_path / "white")
     again = DiceProfile.load(tmp_path / "white", reader.embed, reader.faces_digest)
     # then the card network was never loaded (a pip table never holds it in memory)
-    assert "_card_faces" not in vars(reader)
+    assert not reader.card_nets
     assert again.model == reader.faces_digest("pips") and len(again) == 1
     # when a game of poker dice reads, then it is loaded, once
     reader.read(throw, faces="cards")
-    assert vars(reader)["_card_faces"] is reader._card_faces is not None
+    assert reader.card_nets["faces-cards.onnx"] is reader._card_faces is not None

@@ -34,7 +34,7 @@ from scorer.vision.profile import (
     model_digest,
     sured,
 )
-from scorer.vision.reader import COURTS, Reader, default_model_dir, load_net
+from scorer.vision.reader import COURTS, Reader, default_model_dir, face_mask, load_net
 from scorer.vision.teaching import TaughtDie, named_dice, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
 
@@ -704,7 +704,8 @@ def test_given_a_court_the_set_reads_surely_when_the_court_network_disagrees_the
     probs[0, COURTS] = [0.97, 0.02, 0.01]
     image = np.full((100, 100, 3), 128, np.uint8)
     # when the court network shares out the courts' probability
-    out = reader._name_courts(image, np.array([[50.0, 50.0]]), np.array([30.0]), probs, [0.0])
+    centres, sides, cards = np.array([[50.0, 50.0]]), np.array([30.0]), face_mask("cards")
+    out = reader._name_courts(image, centres, sides, probs, [0.0], cards)
     # then it decides alone where the set's vote has no say, and is one more say
     # (multiplied with the set's reading) where it has
     assert out[0].argmax() == face_class("card", CARD_RANKS.index(named) + 1)

@@ -639,7 +639,7 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
 ):
     # given a blank die (no first look can be sure of it) beside a plain four, and the
     # court network left out (its own test is below)
-    monkeypatch.setattr(reader, "_name_courts", lambda image, centres, sides, probs, turns: probs)
+    monkeypatch.setattr(reader, "_name_courts", lambda image, centres, sides, probs, *_: probs)
     image = felt()
     draw_die(image, (320, 320), 1, side=70)
     cv2.circle(image, (320, 320), 8, (235, 235, 235), -1)

@@ -163,7 +163,13 @@ def run_read(args: argparse.Namespace) -> int:
 
     if args.least < 0:
         raise ScorerError(f"--least is a number of dice, not {args.least}")
-    reader = Reader(args.models, threshold=args.threshold, tray=args.tray, backend=args.backend)
+    reader = Reader(
+        args.models,
+        threshold=args.threshold,
+        tray=args.tray,
+        backend=args.backend,
+        ranks=args.ranks,
+    )
     _use_profile(reader, args.profile, args.ranks, args.faces)
     failed = 0
     for name in args.images:
@@ -223,7 +229,7 @@ def run_eval(args: argparse.Namespace) -> int:
     if args.skip < 0:
         raise ScorerError(f"--skip is a number of photos, not {args.skip}")
     photos = photos[args.skip :]
-    reader = Reader(args.models, threshold=args.threshold, backend=args.backend)
+    reader = Reader(args.models, threshold=args.threshold, backend=args.backend, ranks=args.ranks)
     _use_profile(reader, args.profile, args.ranks, args.faces)
     report = evaluate(
         functools.partial(reader.read, faces=args.faces),
@@ -308,7 +314,7 @@ def run_teach(args: argparse.Namespace) -> int:
         if args.photos < 1:
             raise ScorerError(f"--photos must be at least 1, not {args.photos}")
         photos = photos[: args.photos]
-    reader = Reader(args.models)
+    reader = Reader(args.models, ranks=args.ranks)
     profile = open_profile(args.profile, reader, create=True)
     prior = None
     if args.ranks in PRIORS:

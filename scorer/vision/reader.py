@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorer.dice import BACKGROUND, CARDS, card_rank, class_face
+from scorer.dice import BACKGROUND, CARDS, RANK_SCRIPTS, card_rank, class_face
 from scorer.errors import ScorerError
 from scorer.vision.profile import (
     EMBEDDING,
@@ -42,6 +42,7 @@ from scorer.vision.reading import (
     Die,
     Reading,
 )
+from scorer.vision.script import NETWORKS
 from scorer.vision.sweep import MAP, Sweep, marks, swept
 
 # Each constant's history (what was tried, on which sets) is in the model cards:
@@ -171,13 +172,20 @@ class Reader:
         tray: Tray | None = None,
         backend: str = "cv2",
         profile: DiceProfile | None = None,
+        ranks: str = "latin",
     ) -> None:
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         if backend not in BACKENDS:
             raise ScorerError(f"backend is one of {', '.join(BACKENDS)}, not {backend!r}")
+        if ranks not in RANK_SCRIPTS:
+            raise ScorerError(f"ranks are one of {', '.join(RANK_SCRIPTS)}, not {ranks!r}")
         self.model_dir = folder
         #: the taught dice of the set in play (``scorer.vision.profile``), or None
         self.profile = profile
+        #: the letters the poker dice in play print (``scorer.dice.RANK_SCRIPTS``): a script
+        #: whose own face networks lie in the folder (``scorer.vision.script.NETWORKS``) is
+        #: read with them, and its courts are theirs to name (``_name_courts``)
+        self.ranks = ranks
         nets = []
         for name in ("finder.onnx", "faces.onnx", "courts.onnx"):
             path = folder / name
@@ -189,6 +197,8 @@ class Reader:
         #: that names its dice as cards reads them with it (``_card_faces``)
         self.has_card_faces = (folder / CARD_FACES).is_file()
         self.has_pip_finder = (folder / PIP_FINDER).is_file()
+        #: the poker-dice face networks loaded so far, by file (``card_files``)
+        self.card_nets: dict[str, cv2.dnn.Net | OnnxRuntimeNet] = {}
         # the survey's own copy of the finder, and one for closer looks on a board of the
         # photo's own shape (``WIDE_BOARD``): cv2.dnn re-plans a network whose input size
         # changes, which cost more than a copy's memory
@@ -202,17 +212,42 @@ class Reader:
             raise ScorerError(f"tray must be x, y, w, h with positive size, not {tray}")
         self.tray = tuple(int(v) for v in tray) if tray is not None else None
 
-    @functools.cached_property
+    @property
     def _card_faces(self) -> cv2.dnn.Net | OnnxRuntimeNet | None:
-        """The poker dice's own face network, loaded when a poker-dice game or set first
-        needs it: a table that plays only pip dice never holds it."""
-        return load_net(self.model_dir / CARD_FACES, self.backend) if self.has_card_faces else None
+        """The poker dice's own face network for the letters in play, loaded when a
+        poker-dice game or set first needs it: a table that plays only pip dice never
+        holds it."""
+        return self._card_net(self.card_files[0]) if self.has_card_faces else None
 
-    @functools.cached_property
+    @property
     def _card_faces_too(self) -> cv2.dnn.Net | OnnxRuntimeNet | None:
         """The second poker-dice face network, where the folder has one beside the first."""
-        path = self.model_dir / CARD_FACES_TOO
-        return load_net(path, self.backend) if self.has_card_faces and path.is_file() else None
+        second = self.card_files[1]
+        return self._card_net(second) if self.has_card_faces and second else None
+
+    def _card_net(self, name: str) -> cv2.dnn.Net | OnnxRuntimeNet:
+        if name not in self.card_nets:
+            self.card_nets[name] = load_net(self.model_dir / name, self.backend)
+        return self.card_nets[name]
+
+    @property
+    def card_files(self) -> tuple[str, str | None]:
+        """The poker-dice face networks' files read now: those of the letters in play
+        (``ranks``) where the folder holds both, else the Latin pair (the second None
+        where there is none)."""
+        return self._card_files_of(self.ranks)
+
+    @functools.cache  # noqa: B019 (one reader a process; its folder never changes)
+    def _card_files_of(self, ranks: str) -> tuple[str, str | None]:
+        own = NETWORKS.get(ranks)
+        if own is not None and all((self.model_dir / n).is_file() for n in own):
+            return own
+        return CARD_FACES, CARD_FACES_TOO if (self.model_dir / CARD_FACES_TOO).is_file() else None
+
+    @property
+    def own_script(self) -> bool:
+        """Whether the poker dice in play print a script read by networks of its own."""
+        return self.card_files[0] != CARD_FACES
 
     @functools.cached_property
     def _pip_finder(self) -> tuple[cv2.dnn.Net | OnnxRuntimeNet, cv2.dnn.Net | OnnxRuntimeNet]:
@@ -296,9 +331,12 @@ class Reader:
         area = self._area(*image.shape[1::-1])
         return swept(net, image, area, FACE_INPUT / (CROP_SPAN * side))
 
-    @functools.cache  # noqa: B019 (one reader a process; its networks never change)
     def _sweeper(self, kind: str) -> cv2.dnn.Net | OnnxRuntimeNet | None:
-        name = CARD_FACES if kind == "card" and self.has_card_faces else "faces.onnx"
+        cards = kind == "card" and self.has_card_faces
+        return self._sweeper_of(self.card_files[0] if cards else "faces.onnx")
+
+    @functools.cache  # noqa: B019 (one reader a process; its networks never change)
+    def _sweeper_of(self, name: str) -> cv2.dnn.Net | OnnxRuntimeNet | None:
         net = free_board_net(self.model_dir / name, self.backend)
         names = (
             net.outputs if isinstance(net, OnnxRuntimeNet) else net.getUnconnectedOutLayersNames()
@@ -700,7 +738,7 @@ class Reader:
             more = more.reshape(len(unsure), len(TURNS) + 1, -1)
             for j, i in enumerate(unsure):
                 probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
-        return self._name_courts(image, centres, sides, probs, turns)
+        return self._name_courts(image, centres, sides, probs, turns, allowed)
 
     def _name_courts(
         self,
@@ -709,15 +747,18 @@ class Reader:
         sides: np.ndarray,
         probs: np.ndarray,
         turns: Sequence[float],
+        allowed: np.ndarray,
     ) -> np.ndarray:
         """Dice read as a jack, queen or king: the court network shares out the three's
         probability between them from its closer crop (and its three other quarter turns,
         averaged, where one look is not decisive). Where a taught set's vote has a say
         (its gate open), the court network's share is one more say, multiplied with the
-        set's reading, not the last word: it never saw the set's courts, the set did."""
+        set's reading, not the last word: it never saw the set's courts, the set did.
+        Dice read by networks of their script's own (``own_script``) keep their reading:
+        the court network learnt Latin courts alone, never a В, Д or К."""
         first = probs[:, :BACKGROUND].argmax(1)
         courts = np.nonzero((first >= COURTS.start) & (first < COURTS.stop))[0]
-        if not len(courts):
+        if not len(courts) or (dice_kind(allowed) == "card" and self.own_script):
             return probs
         crops = [court_crop(image, centres[i], sides[i], turns[i]) for i in courts]
         shares = self._run_courts(crops)
@@ -784,24 +825,34 @@ class Reader:
             )
         return np.array(features, np.float32).reshape(n, -1), probs
 
-    @functools.cache  # noqa: B019 (one reader a process; its networks never change)
     def faces_digest(self, kind: str | None = None) -> str:
         """A fingerprint of the face networks a profile of ``kind`` takes its features
-        from (a set of poker dice: the general and the card networks, and the second card
-        network where there is one; else the general one alone, so retraining a card
-        network leaves pip sets as they are).
-        Hashed once a kind: every profile a table loads or creates asks for it."""
+        from (a set of poker dice: the general and the card networks of the letters in
+        play, and the second card network where there is one; else the general one alone,
+        so retraining a card network leaves pip sets as they are, and a set whose letters
+        change is described again)."""
         cards = kind == "card" and self.has_card_faces
-        names = ("faces.onnx", CARD_FACES) if cards else ("faces.onnx",)
-        if cards and (self.model_dir / CARD_FACES_TOO).is_file():
-            names = (*names, CARD_FACES_TOO)
+        first, second = self.card_files
+        names = ("faces.onnx", first) if cards else ("faces.onnx",)
+        if cards and second:
+            names = (*names, second)
+        return self._digest(names)
+
+    @functools.cache  # noqa: B019 (one reader a process; its networks never change)
+    def _digest(self, names: tuple[str, ...]) -> str:
+        # hashed once: every profile a table loads or creates asks for it
         return model_digest(*(self.model_dir / n for n in names))
 
-    @functools.cache  # noqa: B019 (one reader a process; the net lives as long as it)
     def _embedder(self, kind: str) -> cv2.dnn.Net:
-        if self.backend == "cv2":
-            return self._card_faces if kind == "card" else self._faces
-        return load_net(self.model_dir / (CARD_FACES if kind == "card" else "faces.onnx"))
+        if kind != "card":
+            return self._embedder_of("faces.onnx")
+        return self._card_faces if self.backend == "cv2" else self._embedder_of(self.card_files[0])
+
+    @functools.cache  # noqa: B019 (one reader a process; the net lives as long as it)
+    def _embedder_of(self, name: str) -> cv2.dnn.Net:
+        if self.backend == "cv2" and name == "faces.onnx":
+            return self._faces
+        return load_net(self.model_dir / name)
 
 
 # ---------------------------------------------------------------------- pieces

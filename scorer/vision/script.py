@@ -25,6 +25,10 @@ log = logging.getLogger(__name__)
 
 #: the scripts whose dice start from a prior, and its folder beside the networks
 PRIORS = {"cyrillic": "ranks-cyrillic"}
+#: the scripts whose poker dice have face networks of their own beside the networks (the
+#: poker dice's two fine-tuned on ranks set in fonts, half of them in that script; built
+#: by ``make train``): a reader told its dice print one reads them with these
+NETWORKS = {"cyrillic": ("faces-cards-cyrillic.onnx", "faces-cards-2-cyrillic.onnx")}
 
 
 def prior_folder(model_dir: str | Path, ranks: str) -> Path | None:
@@ -43,11 +47,14 @@ def load_prior(reader: Reader, ranks: str) -> DiceProfile | None:
     folder = prior_folder(reader.model_dir, ranks)
     if folder is None:
         return None
+    before, reader.ranks = reader.ranks, ranks  # described by that script's networks
     try:
         return open_profile(folder, reader)
     except ScorerError as err:
         log.warning("poker dice printing %s read without their prior: %s", ranks, err)
         return None
+    finally:
+        reader.ranks = before
 
 
 def with_prior(own: DiceProfile | None, prior: DiceProfile | None) -> DiceProfile | None:

@@ -9,7 +9,9 @@ networks already in ``--out``; ``--only faces --faces-kind cards --render3d 400`
 dice's own face network, ``vision_models/faces-cards.onnx``, and ``--only finder
 --finder-kind pips --warm DIR ...`` the finder a game of pip dice looks again with,
 ``vision_models/finder-pips.onnx``; ``--second`` beside ``--faces-kind cards`` writes the
-second poker-dice network, ``faces-cards-2.onnx`` (``make train`` runs them all).
+second poker-dice network, ``faces-cards-2.onnx``, and ``--ranks cyrillic --typeset --warm
+DIR`` beside them the pair that reads dice printing 9 10 В Д К Т (``make train`` runs them
+all).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from scorer.dice import CARDS
 from scorer.render import RANDOM, RANDOM_TYPESET
 from scorer.render.art import typefaces
 from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN
+from scorer.vision.script import NETWORKS
 from vision_models.train import data, fit
 from vision_models.train.nets import FACE_INPUT, FINDER_INPUT, DieFinder, FaceNet
 
@@ -158,6 +161,24 @@ def main(argv: list[str] | None = None) -> int:
         "read beside the first (make train trains it on twice the 3D renders)",
     )
     parser.add_argument(
+        "--ranks",
+        choices=tuple(NETWORKS),
+        default=None,
+        help="with --faces-kind cards --typeset: write the poker dice's networks of that "
+        "script (faces-cards-cyrillic.onnx, with --second faces-cards-2-cyrillic.onnx), "
+        "fine-tuned from --warm's Latin ones",
+    )
+    parser.add_argument(
+        "--render3d-tables",
+        type=int,
+        nargs=2,
+        metavar=("FIRST", "LAST"),
+        default=None,
+        help="with --ranks: also the train photos of 3D tables FIRST..LAST printing that "
+        "script (render3d --table N --kind cards --cyrillic --train K), trained on and, an "
+        "eighth of them, calibrated on",
+    )
+    parser.add_argument(
         "--typeset",
         action="store_true",
         help="a third of the rendered throws set their poker dice's ranks in TrueType fonts "
@@ -229,6 +250,13 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.second and args.faces_kind != "cards":
         parser.error("--second writes a second poker-dice network: add --faces-kind cards")
+    if args.render3d_tables and not args.ranks:
+        parser.error("--render3d-tables are tables of a script's dice: add --ranks")
+    if args.ranks and (args.faces_kind != "cards" or not args.typeset or args.warm is None):
+        parser.error(
+            f"--ranks {args.ranks} fine-tunes the poker dice's networks on ranks set in fonts: "
+            "add --faces-kind cards --typeset --warm DIR"
+        )
     if args.finder_kind == "pips" and (args.only != ["finder"] or args.warm is None):
         parser.error(
             "--finder-kind pips fine-tunes a finder for pip dice: add --only finder --warm DIR"
@@ -264,6 +292,9 @@ def main(argv: list[str] | None = None) -> int:
     families = [RANDOM, RANDOM_TYPESET, None] if args.typeset else None
     rendered = data.load_rendered(args.rendered, SEED + 1, families)
     physical = data.load_render3d(args.render3d) if args.render3d != 0 else []
+    if args.render3d_tables:
+        first, last = args.render3d_tables
+        physical += data.load_render3d_tables(range(first, last + 1), args.ranks)
     log(
         f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered, "
         f"{len(physical)} rendered in 3D"
@@ -383,11 +414,12 @@ def main(argv: list[str] | None = None) -> int:
         hold = [q for p in hold_photos for q in samples(p)]
         if args.faces_kind == "cards":
             hold = [q for q in hold if q.label >= CARDS]
-        name = faces_name
+        # a script's own networks start from (and keep to) the Latin ones: named apart
+        name = f"{faces_name}-{args.ranks}" if args.ranks else faces_name
         tuned = faces
         shares = args.faces_blend or [1.0]
         if args.faces_blend is not None:
-            started = fit.warm_start(FaceNet(args.faces_width), args.warm / f"{name}.onnx")
+            started = fit.warm_start(FaceNet(args.faces_width), args.warm / f"{faces_name}.onnx")
             faces = fit.blend(tuned, started, shares[0])
         figures = fit.calibrate_and_export(
             faces, hold, args.out / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log, features=True
@@ -427,6 +459,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.faces_kind == "cards":
         # a second face network beside the first: its data kept apart from the first's
         stage = "faces-cards-2" if args.second else "faces-cards"
+        stage = f"{stage}-{args.ranks}" if args.ranks else stage
         report[stage]["photos"] = report.pop("photos")
     path = args.out / "train_report.json"
     if stage and path.is_file():

@@ -8,6 +8,7 @@ warp each, so two CPU cores keep up with the networks.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -142,6 +143,25 @@ def render3d_cached(root: Path | None = None) -> int:
     """How many train photos the 3D render cache holds (a photo whose dice all left the
     tray counts: it is photo *i* all the same, though it teaches nothing)."""
     return len(_render3d_train(root))
+
+
+def load_render3d_tables(tables: Sequence[int], ranks: str) -> list[Photo]:
+    """The train photos of 3D-rendered tables of poker dice printing ``ranks`` (``python -m
+    vision_models.render3d --table N --kind cards --cyrillic --train K``), each table one
+    make of train-family dice under one camera: what the letters look like as a camera sees
+    them, for a script's own networks to learn and be calibrated on."""
+    from vision_models.render3d.dataset import default_root
+
+    cache = default_root()
+    roots = [cache.with_name(f"{cache.name}-table{n}-cards-{ranks}") for n in tables]
+    missing = [r.name for r in roots if not (r / "images" / "train").is_dir()]
+    if missing:
+        # a run without them would learn other networks than the card says: refuse
+        raise SystemExit(
+            f"no train photos of 3D tables {', '.join(missing)} in {cache.parent}: "
+            "`make cyrillic-tables` renders them"
+        )
+    return [photo for root in roots for photo in load_render3d(None, root)]
 
 
 def load_render3d(count: int | None = None, root: Path | None = None) -> list[Photo]:

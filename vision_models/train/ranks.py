@@ -40,6 +40,11 @@ SEED = 11
 #: about this many throws of random typeset art, not taught, say how sure it may be: art
 #: it has not seen, as a table's dice are (the train families it has would flatter it)
 CALIBRATION = 40
+#: ... and so do these 3D-rendered tables of Cyrillic poker dice (``python -m
+#: vision_models.render3d --table N --kind cards --cyrillic``): art as a camera sees it,
+#: small, slanted, lit, where 2D art alone left the prior surer than right
+#: (``vision_models/ranks-cyrillic.md``)
+CALIBRATION_TABLES = (0, 1)
 PER_FACE = 80
 
 
@@ -57,7 +62,14 @@ def build(
         raise SystemExit(f"no prior is built for {ranks} ranks (only {', '.join(PRIORS)})")
     if typeset and not typefaces():
         raise SystemExit("no TrueType fonts for the typeset dice: pip install matplotlib")
-    reader = Reader(out)
+    tables = [table_root(n, ranks) for n in CALIBRATION_TABLES]
+    missing = [str(t) for t in tables if not (t / "images" / "test").is_dir()]
+    if missing:
+        raise SystemExit(
+            f"no 3D tables of {ranks} poker dice at {', '.join(missing)}: `make cyrillic-tables` "
+            "renders them"
+        )
+    reader = Reader(out, ranks=ranks)
     with tempfile.TemporaryDirectory(prefix="ranks-") as work:
 
         def render(name: str, n: int, first: int, family: str | None = None) -> Path:
@@ -73,8 +85,18 @@ def build(
         profile = DiceProfile(f"poker dice printing {ranks}", model=reader.faces_digest("card"))
         profile.per_face = per_face
         teach_photos(reader, profile, lessons, f"rendered-{ranks}")
-        prior = calibrated(profile.as_prior(), reader, in_script(held, ranks))
+        seen = in_script(held, ranks) + [p for t in tables for p in load_split(t, "test")]
+        prior = calibrated(profile.as_prior(), reader, seen)
     return prior.save(folder)
+
+
+def table_root(table: int, ranks: str) -> Path:
+    """Where ``python -m vision_models.render3d --table N --kind cards --cyrillic`` keeps
+    table N's photos (beside the 3D render cache)."""
+    from vision_models.render3d.dataset import default_root
+
+    root = default_root()
+    return root.with_name(f"{root.name}-table{table}-cards-{ranks}")
 
 
 def in_script(root: Path, ranks: str) -> list[LabelledPhoto]:
