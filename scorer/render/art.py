@@ -329,8 +329,9 @@ def _typeset_cover(
     """``_text_cover`` in a TrueType font: the text set large, its ink's bounds fitted
     into ``box`` as the Hershey text is, its strokes made bolder or lighter by ``weight``."""
     big = np.zeros((TYPESET_PX * 2, TYPESET_PX * len(text) * 2), np.uint8)
+    face = _font_face(art.typeface)
     cv2.putText(
-        big, text, (TYPESET_PX // 2, TYPESET_PX * 3 // 2), 255, _font_face(art.typeface), TYPESET_PX
+        big, text, (TYPESET_PX // 2, TYPESET_PX * 3 // 2), 255, face, TYPESET_PX, TYPESET_WEIGHT
     )
     stroke = round((art.weight - 1.0) * TYPESET_PX / 24)
     if stroke:
@@ -356,6 +357,10 @@ def _typeset_cover(
 
 #: The height in px ranks are set at before they are fitted to their box.
 TYPESET_PX = 96
+#: The weight a variable font (OpenCV 5's own sans-serif) sets ranks at: left unsaid, it is
+#: whatever the last text drawn set, a Hershey text too, so a seed's photo would depend on
+#: what the process drew before. 300 is the font's lightest, the weight it starts at.
+TYPESET_WEIGHT = 300
 
 
 @lru_cache(maxsize=64)
