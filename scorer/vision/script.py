@@ -1,8 +1,9 @@
-"""A set's letters: poker dice printing another script start from crops taught from renders.
+"""A set's letters: poker dice printing another script read with networks and crops of it.
 
-The face networks learnt poker dice printing 9 10 J Q K A; Russian and Ukrainian dice
-print 9 10 В Д К Т, and the networks read their В as 10 or Q, Д as A and Т as J. A set
-that says it prints Cyrillic (``set.json``'s ``ranks``) reads with a profile taught from
+The Latin face networks learnt poker dice printing 9 10 J Q K A; Russian and Ukrainian
+dice print 9 10 В Д К Т, and those networks read their В as 10 or Q, Д as A and Т as J.
+A set that says it prints Cyrillic (``set.json``'s ``ranks``) reads with that script's own
+pair of face networks (``NETWORKS``, ``Reader.card_files``) and with a profile taught from
 renders printing that script, the train card families and random art in many fonts
 (``vision_models/ranks-cyrillic``, built by ``python -m vision_models.train.ranks``): its
 crops vote beside the set's own taught ones (``DiceProfile.joined``), in games of poker
@@ -26,8 +27,9 @@ log = logging.getLogger(__name__)
 #: the scripts whose dice start from a prior, and its folder beside the networks
 PRIORS = {"cyrillic": "ranks-cyrillic"}
 #: the scripts whose poker dice have face networks of their own beside the networks (the
-#: poker dice's two fine-tuned on ranks set in fonts, half of them in that script; built
-#: by ``make train``): a reader told its dice print one reads them with these
+#: poker dice's two fine-tuned on ranks set in fonts, half of them in that script, and on
+#: 3D tables of its dice; built by ``make train``, ``vision_models/faces-cards-cyrillic.md``):
+#: a reader told its dice print one reads them with these
 NETWORKS = {"cyrillic": ("faces-cards-cyrillic.onnx", "faces-cards-2-cyrillic.onnx")}
 
 

@@ -284,7 +284,7 @@ def teach_photos(
     ``zoom`` and ``widen`` teach each photo as ``scorer eval --closer`` and ``--wider`` read
     it (``evaluation.closer``, ``evaluation.wider``): a set taught at the table's view.
     Then the newest JUDGED_PHOTOS are read again to judge the set's size (``judge``).
-    ``prior``: the set's dice print a script the networks never learnt, and the table reads
+    ``prior``: the set's dice print another script than 9 10 J Q K A, and the table reads
     them with that script's prior (``scorer.vision.script``): each photo, and each trial of
     the set's size, is read so, and what that reading gets wrong is a correction.
     """
