@@ -833,7 +833,8 @@ class Table:
 
     def _use_letters(self, set_id: str | None) -> None:
         """Tell the reader the letters the set's poker dice print (Latin for no set): a
-        script with face networks of its own is read, taught and described with them."""
+        script with face networks of its own is read with them. (``DiceSets.profile``
+        tells it too, for every profile it gives: a set is taught and described so.)"""
         if self.reader is None or not hasattr(self.reader, "ranks"):
             return
         known = self.dice_sets is not None and set_id is not None
@@ -888,7 +889,6 @@ class Table:
             rows = rows[: ends[0] + 1]
         prefix = f"game {game_id} event "
         with self._reader_lock:
-            self._use_letters(set_id)
             profile = self.dice_sets.editable(set_id, self.reader)
             if profile is None:  # an unusable profile file: /camera says so
                 return 0
@@ -939,7 +939,6 @@ class Table:
         # a set printing another script is read with its prior: so are its trials (loaded
         # under the reader's lock: a prior built with other networks is described by them)
         with self._reader_lock:
-            self._use_letters(set_id)
             prior = self.dice_sets.prior(set_id, self.reader) if faces == "cards" else None
 
         def read(trial: Any, frame: Any) -> Any:  # under the reader's lock (``trials``)
@@ -958,7 +957,6 @@ class Table:
         seen: dict[str, Any] = {}
         scores = trials(profile, islice(mine, JUDGED_PHOTOS), read, self._reader_lock, seen)
         with self._reader_lock:
-            self._use_letters(set_id)
             if self.dice_sets.editable(set_id, self.reader) is not profile:
                 return
             if scores:
@@ -1051,7 +1049,6 @@ class Table:
                 box = (round(x - side / 2), round(y - side / 2), round(side), round(side))
             named.append((box, value, kind, die.get("read") != value))
         with self._reader_lock:
-            self._use_letters(set_id)
             profile = self.dice_sets.editable(set_id, self.reader, replace=True)
             self._teach_frame_strict(profile, frame, named, f"lesson {lesson_id}")
             self.dice_sets.save(set_id, profile)
