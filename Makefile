@@ -102,7 +102,7 @@ renders: $(RENDER_VENV)/.installed
 
 # 3D tables of poker dice printing 9 10 В Д К Т (resumable): 40 of train families, 8 photos
 # each, that their networks learn from, and two of 60 photos that the Cyrillic prior's
-# sureness is fitted on (vision_models/ranks-cyrillic.md); about half an hour on two cores.
+# sureness is fitted on (vision_models/ranks-cyrillic.md); 440 photos, about an hour on two cores.
 cyrillic-tables: $(RENDER_VENV)/.installed
 	for n in $$(seq 100 139); do nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d \
 	  --table $$n --kind cards --cyrillic --train 8 --test 0 --threads 2 --max-side 640 \
