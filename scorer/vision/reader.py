@@ -119,6 +119,11 @@ LOOK_HEAT = 0.5
 #: ... and lies this share of a side from every die found (touching dice lie a side apart):
 #: a mark nearer is that die's edge
 LOOK_APART = 0.9
+#: a throw read short of the dice it threw is looked at again on a board this wide (twice
+#: the finder's: a die it missed at one scale it often finds at another), keeping the spots
+#: of a side within SHORT_SIZES of the dice read (a speck or a pip is smaller)
+SHORT_BOARD = 2 * FINDER_INPUT
+SHORT_SIZES = (0.6, 1 / 0.6)
 #: a taught set's dice (``DiceProfile.size``) may look this many times bigger in a photo
 #: than taught (a camera nearer in some photos: webcam-white's survey finds dice 1.6-2.0x
 #: its taught size on 9 test photos, and is right); a survey's bigger guess is a tray or a
@@ -386,17 +391,22 @@ class Reader:
             spots = spots + own
             seen = np.concatenate([seen, [(*s.centre, s.side) for s in own]]).astype(np.float32)
         pips_only = not allowed[CARDS:BACKGROUND].any()  # a game of pip dice
-        if not (self.has_pip_finder and pips_only):
-            return spots
-        unsure = any(s.probs[:BACKGROUND].max() < self.threshold for s in spots)
-        short = sum(s.probs[BACKGROUND] < 0.5 for s in spots) < least
-        if short:
-            # a die is missing for sure: the pip finder's spots near spots the first finder
-            # marked but the face network judged no die are named again too (a better
-            # size or centre can make a die of one)
-            seen = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
-        if unsure or short:
-            spots = spots + self._look_again(image, area, scale, seen, allowed)
+        if self.has_pip_finder and pips_only:
+            unsure = any(s.probs[:BACKGROUND].max() < self.threshold for s in spots)
+            short = sum(s.probs[BACKGROUND] < 0.5 for s in spots) < least
+            if short:
+                # a die is missing for sure: the pip finder's spots near spots the first
+                # finder marked but the face network judged no die are named again too (a
+                # better size or centre can make a die of one)
+                seen = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
+            if unsure or short:
+                spots = spots + self._look_again(image, area, scale, seen, allowed)
+        found = sum(s.probs[BACKGROUND] < 0.5 for s in spots)
+        if found < least:
+            more = self._look_twice(image, area, max_scale, scale, spots, allowed)
+            # the likeliest dice first, as many as are missing (held dice may lie there too)
+            more.sort(key=lambda s: (s.probs[BACKGROUND], -s.heat))
+            spots = spots + more[: least - found]
         return spots
 
     def _look_again(
@@ -427,6 +437,44 @@ class Reader:
         if not new.any():
             return []
         return self._named(image, area, centres[new], sides[new], heats[new], allowed)
+
+    def _look_twice(
+        self,
+        image: np.ndarray,
+        area: tuple[int, int, int, int],
+        max_scale: float,
+        scale: float,
+        spots: list[_Spot],
+        allowed: np.ndarray,
+    ) -> list[_Spot]:
+        """Dice of a throw read short (fewer than the table knows it threw) that the finder
+        marks over the whole ``area`` on a board SHORT_BOARD wide, twice its own: spots
+        half a side or more from every spot in ``spots`` (read at ``scale``) and of a side
+        within SHORT_SIZES of the dice read there, named as the finder's are.
+
+        The finder misses some dice of makes and floors it never saw at one scale and
+        marks them at another (wooden dice on a chequered cloth; dice 10-16 board px);
+        on every frame a pass over four times the board would more than double the
+        reading's time, so only a throw known short pays for it."""
+        x0, y0, x1, y1 = area
+        part = image[y0:y1, x0:x1]
+        twice = min(SHORT_BOARD / max(part.shape[:2]), max_scale)
+        if twice < CLOSER * scale:
+            return []
+        small = shrink(part, twice)
+        centres, sides, heats = find_on_board(
+            self._wide, small, twice, board_shape(small.shape[:2])
+        )
+        known = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
+        new = apart(centres, sides, known[:, :2] - (x0, y0), known[:, 2], LOOK_APART)
+        dice = [s.side for s in spots if s.probs[BACKGROUND] < 0.5]
+        if dice:
+            side = float(np.median(dice))
+            new &= (sides >= SHORT_SIZES[0] * side) & (sides <= SHORT_SIZES[1] * side)
+        if not new.any():
+            return []
+        named = self._named(image, area, centres[new], sides[new], heats[new], allowed)
+        return [s for s in named if s.probs[BACKGROUND] < 0.5]
 
     def _own_look(
         self,
