@@ -269,7 +269,8 @@ class Reader:
         ``faces`` is the kind of dice in play (``pips``, ``cards`` or ``any``): a game
         played with pip dice never gets a card face back, nor a poker-dice game pips.
         ``least`` is how many dice the game knows lie in the frame at least (the dice it
-        threw; 0: unknown): a game of pip dice that reads fewer looks again for them.
+        threw; 0: unknown): a reading with fewer looks again for them (a pip game with its
+        pip finder first, then any game twice as close).
         """
         allowed = face_mask(faces)
         start = time.perf_counter()
@@ -449,8 +450,9 @@ class Reader:
     ) -> list[_Spot]:
         """Dice of a throw read short (fewer than the table knows it threw) that the finder
         marks over the whole ``area`` on a board SHORT_BOARD wide, twice its own: spots
-        half a side or more from every spot in ``spots`` (read at ``scale``) and of a side
-        within SHORT_SIZES of the dice read there, named as the finder's are.
+        LOOK_APART of a side or more from every spot in ``spots`` (read at ``scale``; a
+        better-centred spot nearer is a second spot on a die read) and of a side within
+        SHORT_SIZES of the dice read there, named as the finder's are.
 
         The finder misses some dice of makes and floors it never saw at one scale and
         marks them at another (wooden dice on a chequered cloth; dice 10-16 board px);
