@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorer.vision import reader as reader_module
 from scorer.vision.evaluation import match, same_face
 from scorer.vision.labelled import load_split
 from scorer.vision.reader import Reader, default_model_dir
@@ -104,3 +105,32 @@ def test_given_one_die_thrown_and_none_read_when_told_then_at_most_one_spot_is_a
 
     # then the closer look, which marks several spots there, adds one at most
     assert len(told.dice) <= 1
+
+
+def test_given_a_press_of_three_frames_read_short_when_told_then_one_pass_serves_them(
+    reader, monkeypatch
+):
+    # given three frames of one press (the dice lie still) that read a die short
+    photo = photo_of("test", SHORT_TEST)
+    image = cv2.imread(str(photo.path))
+    passes = []
+    real = reader_module.find_on_board
+    monkeypatch.setattr(
+        reader_module,
+        "find_on_board",
+        lambda net, small, *a, **k: passes.append(small.shape) or real(net, small, *a, **k),
+    )
+    reader.read(image, faces="pips")
+    untold = list(passes)
+    passes.clear()
+    reader.read(image, faces="pips", least=len(photo.dice))
+    twice = [shape for shape in passes if shape not in untold]
+    assert len(twice) == 1  # the pass twice as close
+    passes.clear()
+
+    # when they are voted on, told the dice thrown
+    voted = reader.read_votes([image, image.copy(), image.copy()], "pips", least=len(photo.dice))
+
+    # then the finder looked twice as close once, and every die is read
+    assert passes.count(twice[0]) == 1
+    assert right(photo, voted) == len(photo.dice)

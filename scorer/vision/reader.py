@@ -161,6 +161,15 @@ class _Spot:
     probs: np.ndarray  # 13 probabilities, last = not a die
 
 
+@dataclass
+class _Press:
+    """What the frames of one press share: the dice lie still between them, so a look
+    over the whole tray made on one frame holds for the others."""
+
+    marks: np.ndarray | None = None  # the taught set's own look's marks (``_own_look``)
+    twice: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None  # ``_look_twice``'s spots
+
+
 class Reader:
     """Reads the top face of every die in a frame.
 
@@ -291,8 +300,8 @@ class Reader:
             raise BadFrame("read_votes needs at least one frame")
         allowed = face_mask(faces)
         start = time.perf_counter()
-        pressed: list[np.ndarray] = []  # the set's own look sweeps one frame of a press at most
-        seen = [self._spots(f, allowed, least, pressed) for f in frames]
+        press = _Press()  # the looks over the whole tray made once a press
+        seen = [self._spots(f, allowed, least, press) for f in frames]
         clusters: list[list[_Spot]] = []
         for spots in seen:
             for spot in spots:
@@ -364,7 +373,7 @@ class Reader:
         frame: np.ndarray,
         allowed: np.ndarray,
         least: int = 0,
-        pressed: list[np.ndarray] | None = None,
+        press: _Press | None = None,
     ) -> list[_Spot]:
         image = as_bgr(frame)
         H, W = image.shape[:2]
@@ -387,7 +396,7 @@ class Reader:
         # thrown, only a throw read short pays for it
         found = sum(s.probs[BACKGROUND] < 0.5 for s in spots)
         looks = not least or found < least
-        own = self._own_look(image, allowed, spots, pressed) if looks else []
+        own = self._own_look(image, allowed, spots, press) if looks else []
         if own:
             spots = spots + own
             seen = np.concatenate([seen, [(*s.centre, s.side) for s in own]]).astype(np.float32)
@@ -404,7 +413,7 @@ class Reader:
                 spots = spots + self._look_again(image, area, scale, seen, allowed)
         found = sum(s.probs[BACKGROUND] < 0.5 for s in spots)
         if found < least:
-            more = self._look_twice(image, area, max_scale, scale, spots, allowed)
+            more = self._look_twice(image, area, max_scale, scale, spots, allowed, press)
             # the likeliest dice first, as many as are missing (held dice may lie there too)
             more.sort(key=lambda s: (s.probs[BACKGROUND], -s.heat))
             spots = spots + more[: least - found]
@@ -447,6 +456,7 @@ class Reader:
         scale: float,
         spots: list[_Spot],
         allowed: np.ndarray,
+        press: _Press | None = None,
     ) -> list[_Spot]:
         """Dice of a throw read short (fewer than the table knows it threw) that the finder
         marks over the whole ``area`` on a board SHORT_BOARD wide, twice its own: spots
@@ -457,16 +467,22 @@ class Reader:
         The finder misses some dice of makes and floors it never saw at one scale and
         marks them at another (wooden dice on a chequered cloth; dice 10-16 board px);
         on every frame a pass over four times the board would more than double the
-        reading's time, so only a throw known short pays for it."""
+        reading's time, so only a throw known short pays for it, and a press's frames
+        (the dice lie still between them) share one pass (``press``)."""
         x0, y0, x1, y1 = area
         part = image[y0:y1, x0:x1]
         twice = min(SHORT_BOARD / max(part.shape[:2]), max_scale)
         if twice < CLOSER * scale:
             return []
-        small = shrink(part, twice)
-        centres, sides, heats = find_on_board(
-            self._wide, small, twice, board_shape(small.shape[:2])
-        )
+        if press is not None and press.twice is not None:
+            centres, sides, heats = press.twice
+        else:
+            small = shrink(part, twice)
+            centres, sides, heats = find_on_board(
+                self._wide, small, twice, board_shape(small.shape[:2])
+            )
+            if press is not None:
+                press.twice = (centres, sides, heats)
         known = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
         new = apart(centres, sides, known[:, :2] - (x0, y0), known[:, 2], LOOK_APART)
         dice = [s.side for s in spots if s.probs[BACKGROUND] < 0.5]
@@ -483,25 +499,24 @@ class Reader:
         image: np.ndarray,
         allowed: np.ndarray,
         spots: list[_Spot],
-        marks_seen: list[np.ndarray] | None = None,
+        press: _Press | None = None,
     ) -> list[_Spot]:
         """Dice that a taught set's own look (``DiceProfile.look``) marks on the tray
         (``sweep``) away from every spot already named, named as the finder's faint spots
         are: where the finder never saw the set's bodies, it leaves some unmarked throw
-        after throw. ``marks_seen`` holds the marks of a frame of the same press swept
-        before (the dice lie still between its frames: one sweep a press), or gets this
-        frame's."""
+        after throw. A ``press`` keeps the marks of the first of its frames swept (the
+        dice lie still between its frames: one sweep a press)."""
         look = getattr(self.profile, "look", None)
         size = getattr(self.profile, "size", None)
         height, width = image.shape[:2]
         if look is None or size is None or size.frame != (width, height):
             return []
-        if marks_seen:
-            centres = marks_seen[0]
+        if press is not None and press.marks is not None:
+            centres = press.marks
         else:
             centres = marks(look, self.sweep(image, size.side, self.profile.kind), size.side)
-            if marks_seen is not None:
-                marks_seen.append(centres)
+            if press is not None:
+                press.marks = centres
         sides = np.full(len(centres), size.side, np.float32)
         known = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
         new = apart(centres, sides, known[:, :2], known[:, 2], LOOK_APART)
