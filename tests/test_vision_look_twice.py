@@ -7,13 +7,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import cv2
-import numpy as np
 import pytest
 
 from scorer.vision import reader as reader_module
 from scorer.vision.evaluation import match, same_face
 from scorer.vision.labelled import load_split
 from scorer.vision.reader import Reader, default_model_dir
+from tests.test_vision_pip_finder import PALE_WEBCAM, paler
 from tests.test_vision_reader import throw
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "datasets"
@@ -22,9 +22,8 @@ TRAY = SHARED / "tray-multicolor"
 #: tray's wall is left) and 4 of this train photo's 5; twice as close, it marks them all
 SHORT_TEST = "IMG_20191208_112933.jpg"
 SHORT_TRAIN = "IMG_20191208_112426.jpg"
-#: webcam-white test, gamma 0.5 (``benchmarks/vision_robustness.py``): one die thrown,
-#: none read; twice as close the finder marks six spots on the pale felt
-PALE_WEBCAM = SHARED / "webcam-white" / "images" / "test" / "valid_6.jpg"
+#: ``PALE_WEBCAM`` (webcam-white, gamma 0.5): one die thrown, none read; twice as close the
+#: finder marks six spots on the pale felt
 
 pytestmark = [
     pytest.mark.skipif(
@@ -96,8 +95,7 @@ def test_given_a_photo_read_short_when_not_told_then_it_is_read_as_before(reader
 @pytest.mark.skipif(not PALE_WEBCAM.is_file(), reason="../shared/datasets is absent")
 def test_given_one_die_thrown_and_none_read_when_told_then_at_most_one_spot_is_added(reader):
     # given a pale photo of one die, which the first looks read as none
-    image = cv2.imread(str(PALE_WEBCAM)).astype(np.float32)
-    image = np.clip(255 * (image / 255) ** 0.5, 0, 255).astype(np.uint8)
+    image = paler(PALE_WEBCAM)
     assert reader.read(image, faces="any").dice == ()
 
     # when told one die was thrown

@@ -394,8 +394,7 @@ class Reader:
                 spots, area, scale, seen = nearer, closer[0], nearer_scale, nearer_seen
         # the sweep costs a few finder passes: at a table that knows how many dice were
         # thrown, only a throw read short pays for it
-        found = sum(s.probs[BACKGROUND] < 0.5 for s in spots)
-        looks = not least or found < least
+        looks = not least or _dice_in(spots) < least
         own = self._own_look(image, allowed, spots, press) if looks else []
         if own:
             spots = spots + own
@@ -403,7 +402,7 @@ class Reader:
         pips_only = not allowed[CARDS:BACKGROUND].any()  # a game of pip dice
         if self.has_pip_finder and pips_only:
             unsure = any(s.probs[:BACKGROUND].max() < self.threshold for s in spots)
-            short = sum(s.probs[BACKGROUND] < 0.5 for s in spots) < least
+            short = _dice_in(spots) < least
             if short:
                 # a die is missing for sure: the pip finder's spots near spots the first
                 # finder marked but the face network judged no die are named again too (a
@@ -411,7 +410,7 @@ class Reader:
                 seen = np.array([(*s.centre, s.side) for s in spots], np.float32).reshape(-1, 3)
             if unsure or short:
                 spots = spots + self._look_again(image, area, scale, seen, allowed)
-        found = sum(s.probs[BACKGROUND] < 0.5 for s in spots)
+        found = _dice_in(spots)
         if found < least:
             more = self._look_twice(image, area, max_scale, scale, spots, allowed, press)
             # the likeliest dice first, as many as are missing (held dice may lie there too)
@@ -1486,6 +1485,11 @@ def _die(spot: _Spot, shape: tuple[int, int]) -> Die:
     guess = second_guess(spot.probs, k)
     face, value = class_face(k)
     return Die(value, face, confidence, box, card_rank(value) if face == "card" else None, guess)
+
+
+def _dice_in(spots: Sequence[_Spot]) -> int:
+    """How many of the spots the face network takes for dice (the count a table's is met by)."""
+    return sum(s.probs[BACKGROUND] < 0.5 for s in spots)
 
 
 def second_guess(probs: np.ndarray, first: int) -> int | None:
