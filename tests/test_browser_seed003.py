@@ -316,3 +316,41 @@ def test_a_board_game_to_two_series_through_the_pages(live):
             assert game.finished and game.winners() == (0,) and len(game.series[0]) == 2
         finally:
             browser.close()
+
+
+def test_a_late_reply_to_a_tap_never_shows_an_older_board(live):
+    """Given the kiosk taps a square, when the tap's reply arrives after the next throw's
+    event, then the board stays on the newer throw (a stale reply once greyed every square)."""
+    import time
+
+    from playwright.sync_api import expect, sync_playwright
+
+    url = live["url"]
+    expect.set_options(timeout=15_000)
+    with sync_playwright() as p:
+        browser, kiosk, _ = browser_pages(p)
+        try:
+            game_id = api(
+                url,
+                "/api/games",
+                {"ruleset": "poker_board", "players": ["Anna", "Borys"], "dice": "cards"},
+            )["id"]
+            base = f"/api/games/{game_id}"
+
+            def late_reply(route):
+                reply = route.fetch()  # Anna's chip is placed now
+                api(url, base + "/throw", {"dice": [6] * 5})  # Borys throws: every square lit
+                time.sleep(1.0)  # the throw's event reaches the kiosk first
+                route.fulfill(response=reply)
+
+            kiosk.route("**/place", late_reply)
+            kiosk.goto(url + "/")
+            expect(kiosk.locator("#s3-grid .s3-square")).to_have_count(81)
+            api(url, base + "/throw", {"dice": [6] * 5})
+            kiosk.locator('#s3-grid [data-square="0"]').click()
+            expect(kiosk.locator("#s3-turn")).to_contain_text("Borys")
+            kiosk.wait_for_timeout(1500)  # the late reply has been rendered (or ignored)
+            expect(kiosk.locator("#s3-grid .s3-square.lit")).not_to_have_count(0)
+            expect(kiosk.locator('#s3-grid [data-square="1"]')).to_be_enabled()
+        finally:
+            browser.close()

@@ -158,6 +158,8 @@
 
   function render(next) {
     if (!next || !next.ruleset) return;
+    // a reply that arrives after a newer event (a tap's, on a busy table) is older: skip it
+    if (next.id === state.id && next.version < state.version) return;
     if (next.ruleset !== state.ruleset || (!next.bluff && !next.board)) { window.location.reload(); return; }
     state = next;
     $("s3-turn").textContent = state.finished ? "" : fill(T.its_turn, { name: name(state.current_player) });
