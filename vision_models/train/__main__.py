@@ -203,6 +203,25 @@ def main(argv: list[str] | None = None) -> int:
         "--threads", type=int, default=2, help="torch threads (1: two runs side by side)"
     )
     parser.add_argument(
+        "--device",
+        default="cpu",
+        help="where the face stage fits: cpu (default, as `make train`) or cuda",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=0,
+        help="threads cutting the face stage's crops (0: the main one, as `make train`; "
+        "others cut other crops from the same seed)",
+    )
+    parser.add_argument(
+        "--faces-randconv",
+        type=float,
+        default=0.0,
+        help="share of the face stage's crops seen through a random convolution (textures "
+        "and colours no jitter draws; 0: none)",
+    )
+    parser.add_argument(
         "--faces-seed", type=int, default=2, help="the face stage's seed, added to SEED"
     )
     parser.add_argument(
@@ -410,6 +429,9 @@ def main(argv: list[str] | None = None) -> int:
             last=args.faces_width,
             keep=args.faces_keep / f"{faces_name}.onnx" if args.faces_keep else None,
             teachers=args.distil,
+            randconv=args.faces_randconv,
+            device=args.device,
+            workers=args.workers,
         )
         hold = [q for p in hold_photos for q in samples(p)]
         if args.faces_kind == "cards":

@@ -5,7 +5,9 @@ from __future__ import annotations
 import copy
 import math
 import time
-from collections.abc import Callable, Sequence
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
@@ -328,13 +330,18 @@ def train_faces(
     last: int = 128,
     keep: Path | None = None,
     teachers: Sequence[Path] = (),
+    randconv: float = 0.0,
+    device: str = "cpu",
+    workers: int = 0,
 ) -> FaceNet:
     """Fit the face classifier with class-balanced batches of augmented crops, from
     scratch or fine-tuned from the exported face network ``start``; with ``keep`` (an
     exported face network), crops that are not of 3D renders are also fitted to what it
     reads in them (``kept_faces_loss``); with ``teachers`` (exported face networks the
     reader ran side by side), every crop but a reader's extra dice is also fitted to
-    their mean reading: one network where there were several."""
+    their mean reading: one network where there were several; ``randconv``: the share of
+    each batch's crops seen through a random convolution (``random_convolution``);
+    ``device`` and ``workers``: as ``train_classifier``."""
     net = FaceNet(last) if start is None else warm_start(FaceNet(last), start)
     teacher: nn.Module | None = None
     heeded: Callable[[Patch], bool] = distilled
@@ -356,7 +363,31 @@ def train_faces(
         start is not None,
         teacher,
         heeded,
+        randconv,
+        device,
+        workers,
     )
+
+
+def random_convolution(x: torch.Tensor, share: float, generator: torch.Generator) -> torch.Tensor:
+    """Crops seen through a random convolution (Xu et al., "Robust and Generalizable Visual
+    Representation Learning via Random Convolutions", ICLR 2021): each crop in ``share``
+    of the batch is filtered by a fresh random 3->3 kernel of 1, 3, 5 or 7 px, rescaled to
+    the crop's own mean and spread, and mixed back with a random weight. Shapes stay;
+    colours and textures of bodies, inks and trays change in ways no jitter draws."""
+    chosen = torch.nonzero(torch.rand(len(x), generator=generator) < share).flatten()
+    if not len(chosen):
+        return x
+    x = x.clone()
+    for i in chosen.tolist():
+        k = int((1, 3, 5, 7)[int(torch.randint(4, (1,), generator=generator))])
+        weight = torch.randn(3, 3, k, k, generator=generator).to(x.device) / (3 * k * k) ** 0.5
+        crop = x[i : i + 1]
+        seen = nn.functional.conv2d(crop, weight, padding=k // 2)
+        seen = (seen - seen.mean()) / (seen.std() + 1e-6) * crop.std() + crop.mean()
+        alpha = float(torch.rand(1, generator=generator))
+        x[i : i + 1] = (alpha * crop + (1 - alpha) * seen).clamp(0, 1)
+    return x
 
 
 def not_extra(patch: Patch) -> bool:
@@ -398,14 +429,25 @@ def train_classifier(
     warm: bool = False,
     teacher: nn.Module | None = None,
     heeded: Callable[[Patch], bool] = distilled,
+    randconv: float = 0.0,
+    device: str = "cpu",
+    workers: int = 0,
 ) -> N:
     """Class-balanced batches of 128 augmented crops, AdamW with a one-cycle schedule,
     under bfloat16 autocast where the CPU does it in hardware; ``warm``: a started
     network, its batch norms frozen (``warm_start``); ``teacher``: a network whose
-    readings of the crops ``heeded`` says are kept (``kept_faces_loss``)."""
-    net = net.to(memory_format=torch.channels_last)
-    bf16 = has_bf16()
-    log(f"{name}: bfloat16 autocast {'on' if bf16 else 'off'}")
+    readings of the crops ``heeded`` says are kept (``kept_faces_loss``); ``randconv``: the
+    share of crops seen through a random convolution (``random_convolution``).
+
+    ``device`` "cuda" fits on a GPU (bfloat16 autocast there); ``workers`` > 0 cuts the
+    crops in that many threads (OpenCV and numpy let go of the interpreter), each batch
+    from a seed the run's generator draws: as repeatable, but other crops than the
+    one-thread path's, which ``make train`` uses."""
+    net = net.to(device, memory_format=torch.channels_last)
+    if teacher is not None:
+        teacher = teacher.to(device)
+    bf16 = device != "cpu" or has_bf16()
+    log(f"{name}: on {device}, bfloat16 autocast {'on' if bf16 else 'off'}")
     opt = torch.optim.AdamW(net.parameters(), lr=lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.1)
     labels = np.array([p.label for p in patches])
@@ -415,20 +457,44 @@ def train_classifier(
     t0 = time.time()
     run = 0.0
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
-    for step in range(steps):
-        ks = rng.choice(present, size=batch)
-        idx = [by_class[k][rng.integers(len(by_class[k]))] for k in ks]
-        x = to_tensor([sample(patches[i], rng) for i in idx])
+    # drawn only when used: a run without it repeats the runs before it to the bit
+    filters = torch.Generator().manual_seed(int(rng.integers(2**31))) if randconv else None
+
+    def batches():
+        for _ in range(steps):
+            ks = rng.choice(present, size=batch)
+            idx = [by_class[k][rng.integers(len(by_class[k]))] for k in ks]
+            if workers:
+                yield idx, int(rng.integers(2**63))
+            else:
+                yield idx, [sample(patches[i], rng) for i in idx]
+
+    drawn: Iterable[tuple[list[int], list[np.ndarray]]] = batches()
+    pool = None
+    if workers:
+        cv2.setNumThreads(1)  # the workers share the cores
+        pool = ThreadPoolExecutor(workers)
+
+        def cut(task: tuple[list[int], int]) -> tuple[list[int], list[np.ndarray]]:
+            idx, seed = task
+            own = np.random.default_rng(seed)
+            return idx, [sample(patches[i], own) for i in idx]
+
+        drawn = _ahead(pool, cut, batches(), 4 * workers)
+    for step, (idx, crops) in enumerate(drawn):
+        x = to_tensor(crops).to(device)
+        if filters is not None:
+            x = random_convolution(x, randconv, filters)
         x = x.contiguous(memory_format=torch.channels_last)
-        y = torch.from_numpy(labels[idx])
+        y = torch.from_numpy(labels[idx]).to(device)
         net.train()
         if warm:
             frozen_norms(net)
-        with torch.autocast("cpu", dtype=torch.bfloat16, enabled=bf16):
+        with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=bf16):
             out = net(x).float()
             loss = lossf(out, y)
             if teacher is not None:
-                kept = torch.tensor([heeded(patches[i]) for i in idx])
+                kept = torch.tensor([heeded(patches[i]) for i in idx], device=device)
                 if kept.any():
                     with torch.no_grad():
                         said = teacher(x[kept]).float()
@@ -440,7 +506,20 @@ def train_classifier(
         run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
         if step % 100 == 0 or step == steps - 1:
             log(f"{name} step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
-    return net.to(memory_format=torch.contiguous_format).eval()
+    if pool is not None:
+        pool.shutdown()
+    return net.to("cpu", memory_format=torch.contiguous_format).eval()
+
+
+def _ahead(pool: ThreadPoolExecutor, fn: Callable, tasks: Iterable, depth: int) -> Iterator:
+    """``fn`` of each task, in order, with at most ``depth`` of them cut ahead."""
+    pending: deque = deque()
+    for task in tasks:
+        pending.append(pool.submit(fn, task))
+        if len(pending) >= depth:
+            yield pending.popleft().result()
+    while pending:
+        yield pending.popleft().result()
 
 
 #: the softening of the kept network's readings (Hinton et al.'s distillation temperature)
