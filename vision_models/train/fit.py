@@ -1,4 +1,5 @@
-"""Fitting, exporting and checking the three networks (torch on the CPU, 2 threads)."""
+"""Fitting, exporting and checking the three networks (torch on the CPU, 2 threads; the face
+stage on a GPU when asked)."""
 
 from __future__ import annotations
 
