@@ -21,6 +21,7 @@ from scorer.vision.reader import (
     default_model_dir,
     face_crop,
     face_mask,
+    unseen_card_faces_named,
 )
 from tests.test_vision_reader import draw_die, felt
 
@@ -89,6 +90,25 @@ def test_given_both_networks_when_a_poker_die_is_named_then_faces_from_one_die_o
     assert probs[0, 12] == pytest.approx(1 / 3)
     assert probs[0, face_class("card", 5)] == pytest.approx(0.8 * 2 / 3)
     assert probs[0, face_class("card", 4)] == pytest.approx(0.2 * 2 / 3)
+    assert probs.sum() == pytest.approx(1.0)
+
+
+def test_given_both_networks_when_an_untaught_poker_die_is_named_then_die_or_not_from_both():
+    # given the general network's reading (half "not a die": it never saw a 3D render's
+    # poker die) and the card network's (sure of a king, with a little "not a die")
+    general = np.full((1, 13), 0.0)
+    general[0, face_class("card", 5)] = 0.5
+    general[0, 12] = 0.5
+    cards = np.full((1, 13), 0.0)
+    cards[0, face_class("card", 5)] = 0.72
+    cards[0, face_class("card", 4)] = 0.18
+    cards[0, 12] = 0.1
+    # when they are put together for a set no one taught
+    probs = unseen_card_faces_named(general, cards)
+    # then the faces share the card network's odds, and "not a die" is both networks' mean
+    assert probs[0, 12] == pytest.approx(0.3)
+    assert probs[0, face_class("card", 5)] == pytest.approx(0.8 * 0.7)
+    assert probs[0, face_class("card", 4)] == pytest.approx(0.2 * 0.7)
     assert probs.sum() == pytest.approx(1.0)
 
 

@@ -25,6 +25,7 @@ from scorer.vision.reader import (
     SAME_FACE,
     SIZE_UNIT,
     SURE_DIE,
+    ZOOM_IN,
     ZOOM_OUT,
     BadFrame,
     ModelMissing,
@@ -671,6 +672,77 @@ def test_given_an_unsure_die_when_named_then_a_turned_and_a_wider_crop_vote_too(
     np.testing.assert_array_equal(batches[1][2 * k + 1], wide)
     looks = run_faces([batches[0][0], batches[1][2 * k], wide], ANY)
     np.testing.assert_allclose(probs[0], looks.mean(0), atol=1e-6)
+
+
+@needs_models
+def test_given_an_unsure_poker_die_when_named_then_a_narrower_crop_votes_too(reader, monkeypatch):
+    # given a blank die in a game of poker dice (no first look can name a card face on
+    # it), the court network left out
+    monkeypatch.setattr(reader, "_name_courts", lambda image, centres, sides, probs, *_: probs)
+    cards = face_mask("cards")
+    image = felt()
+    draw_die(image, (320, 320), 1, side=70)
+    cv2.circle(image, (320, 320), 8, (235, 235, 235), -1)
+    centre = np.array([(320.0, 320.0)], np.float32)
+    side = np.array([70.0], np.float32)
+    batches = []
+    run_faces = reader._run_faces
+    reader._run_faces = lambda crops, allowed, taught=True, sides=None: (
+        batches.append(crops) or run_faces(crops, allowed, taught, sides)
+    )
+    # when it is named
+    try:
+        probs = reader._name_faces(image, centre, side, np.array([0.9]), cards)
+    finally:
+        del reader._run_faces
+    # then besides the half turn and the wider crop, a crop ZOOM_IN times its side voted,
+    # the four looks averaged
+    assert [len(b) for b in batches] == [1, 3]
+    narrow = face_crop(image, centre[0], ZOOM_IN * side[0])
+    np.testing.assert_array_equal(batches[1][2], narrow)
+    looks = restricted(run_faces([batches[0][0], *batches[1]], cards), cards)
+    np.testing.assert_allclose(probs[0], looks.mean(0), atol=1e-6)
+
+
+class _TaughtAsIs:
+    """A taught set that leaves every reading as the networks give it."""
+
+    kind, votes = "card", False
+
+    def __len__(self) -> int:
+        return 1
+
+    def rescore(self, features, probs, sides=None):
+        return probs
+
+
+@needs_models
+def test_given_a_taught_poker_set_when_a_die_is_unsure_then_no_narrower_look(reader, monkeypatch):
+    # given the same blank die in a game of poker dice, read with a taught set
+    monkeypatch.setattr(reader, "_name_courts", lambda image, centres, sides, probs, *_: probs)
+    monkeypatch.setattr(reader, "profile", _TaughtAsIs())
+    image = felt()
+    draw_die(image, (320, 320), 1, side=70)
+    cv2.circle(image, (320, 320), 8, (235, 235, 235), -1)
+    batches = []
+    run_faces = reader._run_faces
+    monkeypatch.setattr(
+        reader,
+        "_run_faces",
+        lambda crops, allowed, taught=True, sides=None: (
+            batches.append(crops) or run_faces(crops, allowed, taught, sides)
+        ),
+    )
+    # when it is named
+    reader._name_faces(
+        image,
+        np.array([(320.0, 320.0)], np.float32),
+        np.array([70.0], np.float32),
+        np.array([0.9]),
+        face_mask("cards"),
+    )
+    # then it gets the half turn and the wider crop alone: a set reads as it was taught
+    assert [len(b) for b in batches] == [1, 2]
 
 
 @needs_models

@@ -80,6 +80,9 @@ DECISIVE = 0.995
 TURNS = (2,)
 #: ... and a crop ZOOM_OUT x wider: the finder sizes a dark die by its print, too small
 ZOOM_OUT = 1.3
+#: ... and, for a poker die of a set no one taught, ZOOM_IN x narrower: on unseen makes
+#: the finder also sizes poker dice too big (their print and a side face read as one)
+ZOOM_IN = 0.8
 MAX_DICE = 60
 #: a faint spot this many times the sure dice's median side (with this many sure dice)
 #: is looked at again at their size (``Reader._oversized``)
@@ -782,26 +785,31 @@ class Reader:
         allowed: np.ndarray,
     ) -> np.ndarray:
         """Face probabilities (n, 13), averaged with a turned and a wider crop where one
-        look is unsure (but not for faint spots already judged not to be dice)."""
+        look is unsure (but not for faint spots already judged not to be dice); an
+        untaught poker die's also with a narrower one."""
         crops, turns = upright_looks(image, centres, sides)
         probs = restricted(self._run_faces(crops, allowed, sides=sides), allowed)
         unsure = np.nonzero(
             (probs.max(1) < DECISIVE) & ((heats >= SURE_DIE) | (probs[:, BACKGROUND] < 0.5))
         )[0].tolist()
         if unsure:
+            unseen = dice_kind(allowed) == "card" and not self.profile
+            zooms = (ZOOM_OUT, ZOOM_IN) if unseen else (ZOOM_OUT,)
             # each side scaled as a scalar, as before: numpy 1 (the Pi's) widens a float32
             # scalar times a Python float to float64, but not a float32 array
-            zoomed = np.array([ZOOM_OUT * sides[i] for i in unsure])
-            wider, _ = upright_looks(image, centres[unsure], zoomed)
+            zoomed = [
+                upright_looks(image, centres[unsure], np.array([z * sides[i] for i in unsure]))[0]
+                for z in zooms
+            ]
             looks, looked = [], []
-            for i, wide in zip(unsure, wider, strict=True):
+            for k, i in enumerate(unsure):
                 looks += [np.ascontiguousarray(np.rot90(crops[i], r)) for r in TURNS]
-                looks.append(wide)
-                looked += [sides[i]] * len(TURNS) + [ZOOM_OUT * sides[i]]
+                looks += [wide[k] for wide in zoomed]
+                looked += [sides[i]] * len(TURNS) + [z * sides[i] for z in zooms]
             more = restricted(self._run_faces(looks, allowed, sides=np.array(looked)), allowed)
-            more = more.reshape(len(unsure), len(TURNS) + 1, -1)
+            more = more.reshape(len(unsure), len(TURNS) + len(zooms), -1)
             for j, i in enumerate(unsure):
-                probs[i] = (probs[i] + more[j].sum(0)) / (2 + len(TURNS))
+                probs[i] = (probs[i] + more[j].sum(0)) / (1 + len(TURNS) + len(zooms))
         return self._name_courts(image, centres, sides, probs, turns, allowed)
 
     def _name_courts(
@@ -859,7 +867,10 @@ class Reader:
         probs = run_crops(self._faces, crops)
         if not self.has_card_faces or dice_kind(allowed) != "card":
             return probs
-        return card_faces_named(probs, self._with_second(crops, run_crops(self._card_faces, crops)))
+        cards = self._with_second(crops, run_crops(self._card_faces, crops))
+        # a taught set's own crops were named as it keeps them (``embed``)
+        named = card_faces_named if self.profile else unseen_card_faces_named
+        return named(probs, cards)
 
     def _with_second(self, crops: Sequence[np.ndarray], cards: np.ndarray) -> np.ndarray:
         """The card network's reading of ``crops`` (n, 13), averaged with the second card
@@ -1071,10 +1082,21 @@ def card_faces_named(general: np.ndarray, cards: np.ndarray) -> np.ndarray:
     """Probabilities (n, 13) of poker dice: which face, from the card network (``cards``),
     whether a die at all, from the general one (which has seen every real table's bits
     of tray; the card network alone took 2 more of them for dice on the 2D held-out art,
-    ``vision_models/faces-cards.md``)."""
+    ``vision_models/faces-cards.md``). What a taught set keeps of its poker dice."""
     die = 1.0 - general[:, BACKGROUND:]
     faces = cards[:, :BACKGROUND] / np.maximum(cards[:, :BACKGROUND].sum(1, keepdims=True), 1e-12)
     return np.concatenate([faces * die, general[:, BACKGROUND:]], 1)
+
+
+def unseen_card_faces_named(general: np.ndarray, cards: np.ndarray) -> np.ndarray:
+    """``card_faces_named`` for poker dice no one has taught: whether a die at all from
+    both, the mean of the general network's "not a die" and the card network's own among
+    the card faces (it has seen the 3D renders' poker dice, which the general one drops
+    as no die; session 26, ``vision_models/faces-cards.md``)."""
+    own = cards[:, BACKGROUND:] / np.maximum(cards[:, CARDS:].sum(1, keepdims=True), 1e-12)
+    none = (general[:, BACKGROUND:] + own) / 2
+    faces = cards[:, :BACKGROUND] / np.maximum(cards[:, :BACKGROUND].sum(1, keepdims=True), 1e-12)
+    return np.concatenate([faces * (1.0 - none), none], 1)
 
 
 def dice_kind(allowed: np.ndarray) -> str | None:
