@@ -103,6 +103,12 @@ def browser_pages(p):
     return browser, kiosk, phone
 
 
+def board_game(url: str, **options) -> str:
+    """A new game of the poker-dice board for Anna and Borys: its id."""
+    game = {"ruleset": "poker_board", "players": ["Anna", "Borys"], "dice": "cards", **options}
+    return api(url, "/api/games", game)["id"]
+
+
 def test_a_bluff_game_through_the_pages(live):
     from playwright.sync_api import expect, sync_playwright
 
@@ -225,16 +231,7 @@ def test_a_board_game_to_two_series_through_the_pages(live):
     with sync_playwright() as p:
         browser, kiosk, phone = browser_pages(p)
         try:
-            game_id = api(
-                url,
-                "/api/games",
-                {
-                    "ruleset": "poker_board",
-                    "players": ["Anna", "Borys"],
-                    "dice": "cards",
-                    "timer": 600,
-                },
-            )["id"]
+            game_id = board_game(url, timer=600)
             base = f"/api/games/{game_id}"
 
             def turn(dice, square):
@@ -330,12 +327,7 @@ def test_a_late_reply_to_a_tap_never_shows_an_older_board(live):
     with sync_playwright() as p:
         browser, kiosk, _ = browser_pages(p)
         try:
-            game_id = api(
-                url,
-                "/api/games",
-                {"ruleset": "poker_board", "players": ["Anna", "Borys"], "dice": "cards"},
-            )["id"]
-            base = f"/api/games/{game_id}"
+            base = f"/api/games/{board_game(url)}"
 
             def late_reply(route):
                 reply = route.fetch()  # Anna's chip is placed now
