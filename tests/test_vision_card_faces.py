@@ -21,7 +21,6 @@ from scorer.vision.reader import (
     default_model_dir,
     face_crop,
     face_mask,
-    unseen_card_faces_named,
 )
 from tests.test_vision_reader import draw_die, felt
 
@@ -104,7 +103,7 @@ def test_given_both_networks_when_an_untaught_poker_die_is_named_then_die_or_not
     cards[0, face_class("card", 4)] = 0.18
     cards[0, 12] = 0.1
     # when they are put together for a set no one taught
-    probs = unseen_card_faces_named(general, cards)
+    probs = card_faces_named(general, cards, untaught=True)
     # then the faces share the card network's odds, and "not a die" is both networks' mean
     assert probs[0, 12] == pytest.approx(0.3)
     assert probs[0, face_class("card", 5)] == pytest.approx(0.8 * 0.7)

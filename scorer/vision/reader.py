@@ -869,8 +869,7 @@ class Reader:
             return probs
         cards = self._with_second(crops, run_crops(self._card_faces, crops))
         # a taught set's own crops were named as it keeps them (``embed``)
-        named = card_faces_named if self.profile else unseen_card_faces_named
-        return named(probs, cards)
+        return card_faces_named(probs, cards, untaught=not self.profile)
 
     def _with_second(self, crops: Sequence[np.ndarray], cards: np.ndarray) -> np.ndarray:
         """The card network's reading of ``crops`` (n, 13), averaged with the second card
@@ -1078,23 +1077,18 @@ def sure_dice(probs: np.ndarray, allowed: np.ndarray, ones: bool = True) -> np.n
     return sure
 
 
-def card_faces_named(general: np.ndarray, cards: np.ndarray) -> np.ndarray:
+def card_faces_named(general: np.ndarray, cards: np.ndarray, untaught: bool = False) -> np.ndarray:
     """Probabilities (n, 13) of poker dice: which face, from the card network (``cards``),
     whether a die at all, from the general one (which has seen every real table's bits
     of tray; the card network alone took 2 more of them for dice on the 2D held-out art,
-    ``vision_models/faces-cards.md``). What a taught set keeps of its poker dice."""
-    die = 1.0 - general[:, BACKGROUND:]
-    faces = cards[:, :BACKGROUND] / np.maximum(cards[:, :BACKGROUND].sum(1, keepdims=True), 1e-12)
-    return np.concatenate([faces * die, general[:, BACKGROUND:]], 1)
-
-
-def unseen_card_faces_named(general: np.ndarray, cards: np.ndarray) -> np.ndarray:
-    """``card_faces_named`` for poker dice no one has taught: whether a die at all from
-    both, the mean of the general network's "not a die" and the card network's own among
-    the card faces (it has seen the 3D renders' poker dice, which the general one drops
-    as no die; session 26, ``vision_models/faces-cards.md``)."""
-    own = cards[:, BACKGROUND:] / np.maximum(cards[:, CARDS:].sum(1, keepdims=True), 1e-12)
-    none = (general[:, BACKGROUND:] + own) / 2
+    ``vision_models/faces-cards.md``): what a taught set keeps of its poker dice. For dice
+    no one taught (``untaught``), "not a die" is the mean of the general network's and the
+    card network's own among the card faces: the card network has seen the 3D renders'
+    poker dice, which the general one drops as no die (session 26)."""
+    none = general[:, BACKGROUND:]
+    if untaught:
+        own = cards[:, BACKGROUND:] / np.maximum(cards[:, CARDS:].sum(1, keepdims=True), 1e-12)
+        none = (none + own) / 2
     faces = cards[:, :BACKGROUND] / np.maximum(cards[:, :BACKGROUND].sum(1, keepdims=True), 1e-12)
     return np.concatenate([faces * (1.0 - none), none], 1)
 
