@@ -427,3 +427,42 @@ def test_a_cyrillic_table_prints_its_ranks_in_fonts_that_have_them() -> None:
     # and a table of pip dice has no ranks to print
     with pytest.raises(ValueError, match="Cyrillic"):
         looks.table_plan(1, 1, "test", "pips", cyrillic=True)
+
+
+def courts_drawn(card_art: str, makes: int = 40) -> dict[int, set[str]]:
+    """The pictures (glyphs not in a rank's font) each court of ``makes`` makes asks for."""
+    from vision_models.render3d import faces
+
+    drawn: dict[int, set[str]] = {3: set(), 4: set(), 5: set()}
+    base = looks.die_look(np.random.default_rng(5), "card", "train")
+    for seed in range(makes):
+        look = looks.DieLook(**{**base.__dict__, "card_art": card_art, "art_seed": seed})
+        for value in drawn:
+            asked: list[tuple[str, str]] = []
+
+            def glyphs(font: str, text: str, asked: list = asked) -> np.ndarray:
+                asked.append((font, text))
+                return np.array([[(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]])
+
+            faces.glyph_card(look, value, glyphs)
+            drawn[value] |= {text for font, text in asked if font in ("symbols", "emoji")}
+    return drawn
+
+
+def test_a_training_makes_court_pictures_do_not_name_the_court() -> None:
+    # given makes of the train families that print courts, when their faces are painted
+    for art in ("chess", "fonts"):
+        drawn = courts_drawn(art, makes=80)
+        # then each court takes many pictures, and the jack's, queen's and king's overlap:
+        # only the corner index tells them apart
+        assert all(len(pictures) >= 8 for pictures in drawn.values()), art
+        assert drawn[3] & drawn[4] & drawn[5], art
+
+
+def test_a_held_out_makes_courts_keep_their_own_pictures() -> None:
+    from vision_models.render3d import faces
+
+    # given held-out emoji makes, when their courts are painted
+    drawn = courts_drawn("emoji")
+    # then each court shows its own picture, as players' dice do
+    assert drawn == {v: {faces.COURTS["emoji"][v - 3]} for v in (3, 4, 5)}

@@ -1,4 +1,4 @@
-"""The face stage's crops: random convolutions, and crops cut in threads (needs ``train``)."""
+"""The face stage's crops: random convolutions, and crops cut by workers (needs ``train``)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from vision_models.train import fit  # noqa: E402
 from vision_models.train.data import Patch, face_sample  # noqa: E402
 from vision_models.train.fit import random_convolution, train_classifier  # noqa: E402
 from vision_models.train.nets import FACE_CLASSES, FaceNet  # noqa: E402
@@ -64,11 +65,21 @@ def fitted(workers: int) -> dict[str, torch.Tensor]:
     return {k: v.clone() for k, v in net.state_dict().items()}
 
 
-def test_given_threads_cutting_crops_when_fitted_twice_then_the_same_network():
-    # given crops cut by two threads from seeds the run draws, when fitted twice
+def test_given_workers_cutting_crops_when_fitted_twice_then_the_same_network():
+    # given crops cut by two workers from seeds the run draws, when fitted twice
     first, again = fitted(2), fitted(2)
-    # then both runs end with the same weights: the threads' order does not matter
+    # then both runs end with the same weights: the workers' order does not matter
     assert all(torch.equal(first[k], again[k]) for k in first)
     # and they are other crops than the one-thread path cuts, so other weights
     one = fitted(0)
     assert any(not torch.equal(first[k], one[k]) for k in first)
+
+
+def test_given_no_fork_when_threads_cut_the_crops_then_the_same_network_as_processes(monkeypatch):
+    # given the forked processes' network
+    processes = fitted(2)
+    # when the platform cannot fork and threads cut the crops instead
+    monkeypatch.setattr(fit.mp, "get_all_start_methods", lambda: ["spawn"])
+    threads = fitted(2)
+    # then each batch came from the same seed: the same weights
+    assert all(torch.equal(processes[k], threads[k]) for k in processes)

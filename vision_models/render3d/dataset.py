@@ -19,7 +19,7 @@ import numpy as np
 from scorer.dice import CLASS_NAMES, face_class
 
 #: Bump when a change to the renderer makes old photos unlike new ones: a new folder.
-VERSION = 1
+VERSION = 2
 SPLIT_CODES = {"train": 1, "test": 2}
 
 

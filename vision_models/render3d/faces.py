@@ -36,6 +36,13 @@ COURTS = {
     "chess": ("\u265e", "\u265b", "\u265a"),
     "emoji": ("\U0001f482", "\U0001f478", "\U0001f451"),
 }
+#: Pictures a make of the train families draws on its courts, three of them in any order
+#: (VERSION 2): a picture that always names its court teaches a network the picture, and
+#: players' dice draw courts it never saw; the corner index is then the one sure sign.
+PICTURES = tuple("\u2654\u2655\u2656\u2657\u2658\u2659\u265a\u265b\u265c\u265d\u265e\u265f")
+PICTURES += tuple("\u2600\u2602\u2618\u273f\u2740\u2708\u260e\u231b\u263c")
+#: Card art families whose courts draw from :data:`PICTURES` (the train ones).
+FREE_PICTURES = frozenset({"chess", "fonts"})
 
 
 def cell_uv(value: int, uv: np.ndarray) -> np.ndarray:
@@ -170,18 +177,27 @@ def glyph_card(look: DieLook, value: int, glyphs: Glyphs) -> tuple[np.ndarray, n
     if look.cyrillic:
         fonts = tuple(f for f in fonts if f in CYRILLIC_FONTS)
     font = fonts[int(rng.integers(len(fonts)))]
-    layout = "court" if look.card_art in COURTS else str(rng.choice(("rank", "suit", "corner")))
+    free = look.card_art in FREE_PICTURES
+    layouts = ("rank", "suit", "corner", "court") if free else ("rank", "suit", "corner")
+    layout = "court" if look.card_art in COURTS else str(rng.choice(layouts))
     suit_of = [str(s) for s in rng.permutation(SUITS)]
     red = value in (2, 4, 6) if rng.random() < 0.7 else False
     rank = (CYRILLIC_RANKS if look.cyrillic else CARD_RANKS)[value - 1]
     cover = np.zeros((CELL, CELL), np.float32)
     scale = rng.uniform(0.85, 1.1)
+    if free:
+        pictures = [PICTURES[i] for i in rng.choice(len(PICTURES), 3, replace=False)]
+        index, both_corners = float(rng.uniform(0.16, 0.26)), bool(rng.random() < 0.5)
+    else:
+        pictures = list(COURTS.get(look.card_art, ()))
+        index, both_corners = 0.16, False
     if layout == "court" and value in (3, 4, 5):
-        pic = glyphs(
-            "emoji" if look.card_art == "emoji" else "symbols", COURTS[look.card_art][value - 3]
-        )
+        pic = glyphs("emoji" if look.card_art == "emoji" else "symbols", pictures[value - 3])
         cover = np.maximum(cover, _fill(_place(pic, (0.24, 0.22, 0.6 * scale, 0.6 * scale))))
-        cover = np.maximum(cover, _fill(_place(glyphs(font, rank), (0.1, 0.08, 0.16, 0.18))))
+        corner = _place(glyphs(font, rank), (0.1, 0.08, index, index * 1.12))
+        if both_corners:
+            corner += [1 - t for t in corner]  # the second index, upside down
+        cover = np.maximum(cover, _fill(corner))
     elif layout in ("rank", "court"):
         w = (0.62 if len(rank) == 2 else 0.46) * scale
         cover = _fill(_place(glyphs(font, rank), (0.5 - w / 2, 0.5 - 0.3 * scale, w, 0.6 * scale)))

@@ -205,14 +205,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--device",
         default="cpu",
-        help="where the face stage fits: cpu (default, as `make train`) or cuda",
+        help="where the face and court stages fit: cpu (default, as `make train`) or cuda",
     )
     parser.add_argument(
         "--workers",
         type=int,
         default=0,
-        help="threads cutting the face stage's crops (0: the main one, as `make train`; "
-        "others cut other crops from the same seed)",
+        help="processes cutting the face and court stages' crops (0: the main one, as `make "
+        "train`; others cut other crops from the same seed)",
     )
     parser.add_argument(
         "--faces-randconv",
@@ -534,7 +534,7 @@ def train_courts(
         q for p, v in zip(hold_photos, hold_views, strict=True) for q in data.court_patches(p, v)
     ]
     log(f"court patches: {len(patches)} from {len(photos)} throws, {len(hold)} held out")
-    courts = fit.train_courts(patches, args.courts_steps, rng, log)
+    courts = fit.train_courts(patches, args.courts_steps, rng, log, args.device, args.workers)
     figures = fit.calibrate_and_export(
         courts, hold, args.out / "courts.onnx", COURT_SPAN, COURT_INPUT, log
     )

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import copy
 import math
+import multiprocessing as mp
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
@@ -411,10 +412,29 @@ class MeanReading(nn.Module):
         return t * torch.log(mean.clamp_min(1e-12))
 
 
-def train_courts(patches: list[Patch], steps: int, rng: np.random.Generator, log: Log) -> CourtNet:
-    """Fit the court network (jack, queen, king) on the courts' close crops."""
+def train_courts(
+    patches: list[Patch],
+    steps: int,
+    rng: np.random.Generator,
+    log: Log,
+    device: str = "cpu",
+    workers: int = 0,
+) -> CourtNet:
+    """Fit the court network (jack, queen, king) on the courts' close crops; ``device``
+    and ``workers``: as ``train_classifier``."""
     net = CourtNet()
-    return train_classifier(net, patches, court_sample, COURT_CLASSES, steps, rng, log, "courts")
+    return train_classifier(
+        net,
+        patches,
+        court_sample,
+        COURT_CLASSES,
+        steps,
+        rng,
+        log,
+        "courts",
+        device=device,
+        workers=workers,
+    )
 
 
 def train_classifier(
@@ -441,9 +461,9 @@ def train_classifier(
     share of crops seen through a random convolution (``random_convolution``).
 
     ``device`` "cuda" fits on a GPU (bfloat16 autocast there); ``workers`` > 0 cuts the
-    crops in that many threads (OpenCV and numpy let go of the interpreter), each batch
-    from a seed the run's generator draws: as repeatable, but other crops than the
-    one-thread path's, which ``make train`` uses."""
+    crops in that many forked processes (threads where fork is missing), each batch from
+    a seed the run's generator draws: as repeatable, but other crops than the one-thread
+    path's, which ``make train`` uses."""
     net = net.to(device, memory_format=torch.channels_last)
     if teacher is not None:
         teacher = teacher.to(device)
@@ -471,17 +491,17 @@ def train_classifier(
                 yield idx, [sample(patches[i], rng) for i in idx]
 
     drawn: Iterable[tuple[list[int], list[np.ndarray]]] = batches()
-    pool = None
+    pool: Executor | None = None
     if workers:
         cv2.setNumThreads(1)  # the workers share the cores
-        pool = ThreadPoolExecutor(workers)
-
-        def cut(task: tuple[list[int], int]) -> tuple[list[int], list[np.ndarray]]:
-            idx, seed = task
-            own = np.random.default_rng(seed)
-            return idx, [sample(patches[i], own) for i in idx]
-
-        drawn = _ahead(pool, cut, batches(), 4 * workers)
+        _CUTTING[:] = [patches, sample]
+        if "fork" in mp.get_all_start_methods():
+            # forked children share the patches as they are; the interpreter lock binds
+            # threads to about one core's worth of numpy-sized crops
+            pool = ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"))
+        else:
+            pool = ThreadPoolExecutor(workers)
+        drawn = _ahead(pool, _cut, batches(), 4 * workers)
     for step, (idx, crops) in enumerate(drawn):
         x = to_tensor(crops).to(device)
         if filters is not None:
@@ -509,10 +529,23 @@ def train_classifier(
             log(f"{name} step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
     if pool is not None:
         pool.shutdown()
+        _CUTTING.clear()
     return net.to("cpu", memory_format=torch.contiguous_format).eval()
 
 
-def _ahead(pool: ThreadPoolExecutor, fn: Callable, tasks: Iterable, depth: int) -> Iterator:
+#: (patches, sample) of the fit under way, for the workers that cut its crops
+_CUTTING: list = []
+
+
+def _cut(task: tuple[list[int], int]) -> tuple[list[int], list[np.ndarray]]:
+    """One batch's crops, from the batch's own seed: the same in a thread or a process."""
+    idx, seed = task
+    patches, sample = _CUTTING
+    own = np.random.default_rng(seed)
+    return idx, [sample(patches[i], own) for i in idx]
+
+
+def _ahead(pool: Executor, fn: Callable, tasks: Iterable, depth: int) -> Iterator:
     """``fn`` of each task, in order, with at most ``depth`` of them cut ahead."""
     pending: deque = deque()
     for task in tasks:
