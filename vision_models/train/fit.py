@@ -464,6 +464,18 @@ def train_classifier(
     crops in that many forked processes (threads where fork is missing), each batch from
     a seed the run's generator draws: as repeatable, but other crops than the one-thread
     path's, which ``make train`` uses."""
+    pool: Executor | None = None
+    if workers:
+        cv2.setNumThreads(1)  # the workers share the cores
+        _CUTTING[:] = [patches, sample]
+        if "fork" in mp.get_all_start_methods():
+            # forked children share the patches as they are (the interpreter lock binds
+            # threads to about one core's worth of numpy-sized crops); forked before the
+            # GPU is touched, which a child must not inherit
+            pool = ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"))
+            pool.submit(int).result()  # a forking pool starts every worker at once
+        else:
+            pool = ThreadPoolExecutor(workers)
     net = net.to(device, memory_format=torch.channels_last)
     if teacher is not None:
         teacher = teacher.to(device)
@@ -491,16 +503,7 @@ def train_classifier(
                 yield idx, [sample(patches[i], rng) for i in idx]
 
     drawn: Iterable[tuple[list[int], list[np.ndarray]]] = batches()
-    pool: Executor | None = None
-    if workers:
-        cv2.setNumThreads(1)  # the workers share the cores
-        _CUTTING[:] = [patches, sample]
-        if "fork" in mp.get_all_start_methods():
-            # forked children share the patches as they are; the interpreter lock binds
-            # threads to about one core's worth of numpy-sized crops
-            pool = ProcessPoolExecutor(workers, mp_context=mp.get_context("fork"))
-        else:
-            pool = ThreadPoolExecutor(workers)
+    if pool is not None:
         drawn = _ahead(pool, _cut, batches(), 4 * workers)
     for step, (idx, crops) in enumerate(drawn):
         x = to_tensor(crops).to(device)
