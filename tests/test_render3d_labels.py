@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -368,6 +369,10 @@ def test_a_scripts_tables_are_all_read_or_the_run_is_refused(
     # and a missing table stops the run with the command that renders it
     with pytest.raises(SystemExit, match=r"table101.*make cyrillic-tables"):
         data.load_render3d_tables([100, 101], "cyrillic")
+    # and the same table of another look of the renderer is another folder, not found
+    other = 1 if dataset.VERSION != 1 else 2
+    with pytest.raises(SystemExit, match=rf"v{other}-table100"):
+        data.load_render3d_tables([100], "cyrillic", version=other)
 
 
 def test_one_tables_photos_show_one_make_of_dice_on_one_tray_under_one_camera() -> None:
@@ -429,14 +434,16 @@ def test_a_cyrillic_table_prints_its_ranks_in_fonts_that_have_them() -> None:
         looks.table_plan(1, 1, "test", "pips", cyrillic=True)
 
 
-def courts_drawn(card_art: str, makes: int = 40) -> dict[int, set[str]]:
+def courts_drawn(card_art: str, makes: int = 40, version: int = 2) -> dict[int, set[str]]:
     """The pictures (glyphs not in a rank's font) each court of ``makes`` makes asks for."""
     from vision_models.render3d import faces
 
     drawn: dict[int, set[str]] = {3: set(), 4: set(), 5: set()}
     base = looks.die_look(np.random.default_rng(5), "card", "train")
     for seed in range(makes):
-        look = looks.DieLook(**{**base.__dict__, "card_art": card_art, "art_seed": seed})
+        look = looks.DieLook(
+            **{**base.__dict__, "card_art": card_art, "art_seed": seed, "version": version}
+        )
         for value in drawn:
             asked: list[tuple[str, str]] = []
 
@@ -466,3 +473,18 @@ def test_a_held_out_makes_courts_keep_their_own_pictures() -> None:
     drawn = courts_drawn("emoji")
     # then each court shows its own picture, as players' dice do
     assert drawn == {v: {faces.COURTS["emoji"][v - 3]} for v in (3, 4, 5)}
+
+
+def test_the_first_look_is_still_rendered_where_asked() -> None:
+    from vision_models.render3d import faces
+
+    # given a training plan, when it is asked for in the renderer's first look
+    plan = looks.scene_plan(dataset.plan_seed(0, "train", 3), "train")
+    first = looks.with_version(plan, 1)
+    # then every draw is the same, only the version of each make differs
+    assert [replace(d, version=2) for d in first.dice] == list(plan.dice)
+    assert {d.version for d in first.dice} == {1}
+    # and a chess make of that look draws the court its own picture, as the older
+    # networks saw it
+    drawn = courts_drawn("chess", makes=10, version=1)
+    assert drawn == {v: {faces.COURTS["chess"][v - 3]} for v in (3, 4, 5)}

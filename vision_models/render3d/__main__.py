@@ -32,6 +32,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     )
     p.add_argument("--split", choices=("train", "test"), default="train", help="for --sheet")
     p.add_argument(
+        "--version",
+        type=int,
+        choices=dataset.VERSIONS,
+        default=dataset.VERSION,
+        help="the renderer's look (dataset.VERSION; default %(default)s, folder v<VERSION>)",
+    )
+    p.add_argument(
         "--table",
         type=int,
         default=None,
@@ -62,7 +69,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
-    root = args.root or dataset.default_root()
+    root = args.root or dataset.default_root(args.version)
     if args.table is not None and args.root is None:
         script = "-cyrillic" if args.cyrillic else ""
         root = root.with_name(f"{root.name}-table{args.table}-{args.kind}{script}")
@@ -98,11 +105,14 @@ def main(argv: list[str] | None = None) -> int:
             plan = looks.scene_plan(seed, split)
         else:
             plan = looks.table_plan(args.table, seed, split, args.kind, args.cyrillic)
+        if args.version != dataset.VERSION:
+            plan = looks.with_version(plan, args.version)
         render = blender.render(
             plan, samples=args.samples, threads=args.threads, max_side=args.max_side
         )
         notes = {
             "seed": plan.seed,
+            "version": args.version,
             "kind": plan.kind,
             "families": {k: sorted(v) for k, v in looks.families(plan).items()},
             "held_out": sorted(looks.held_out_families(plan)),

@@ -19,14 +19,17 @@ import numpy as np
 from scorer.dice import CLASS_NAMES, face_class
 
 #: Bump when a change to the renderer makes old photos unlike new ones: a new folder.
+#: 2: a train make's court pictures no longer name the court (``faces.PICTURES``).
+#: ``--version 1`` still renders the first look, which the older networks learnt from.
 VERSION = 2
+VERSIONS = (1, 2)
 SPLIT_CODES = {"train": 1, "test": 2}
 
 
-def default_root() -> Path:
-    """``$XDG_CACHE_HOME/dice-scorer/render3d/v<VERSION>`` (``~/.cache`` by default)."""
+def default_root(version: int = VERSION) -> Path:
+    """``$XDG_CACHE_HOME/dice-scorer/render3d/v<version>`` (``~/.cache`` by default)."""
     cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(cache) / "dice-scorer" / "render3d" / f"v{VERSION}"
+    return Path(cache) / "dice-scorer" / "render3d" / f"v{version}"
 
 
 def plan_seed(base: int, split: str, index: int) -> int:

@@ -177,7 +177,7 @@ def glyph_card(look: DieLook, value: int, glyphs: Glyphs) -> tuple[np.ndarray, n
     if look.cyrillic:
         fonts = tuple(f for f in fonts if f in CYRILLIC_FONTS)
     font = fonts[int(rng.integers(len(fonts)))]
-    free = look.card_art in FREE_PICTURES
+    free = look.version >= 2 and look.card_art in FREE_PICTURES
     layouts = ("rank", "suit", "corner", "court") if free else ("rank", "suit", "corner")
     layout = "court" if look.card_art in COURTS else str(rng.choice(layouts))
     suit_of = [str(s) for s in rng.permutation(SUITS)]

@@ -57,6 +57,7 @@ class DieLook:
     card_art: str  # card dice only; "" for pips
     art_seed: int  # seeds the card art's random choices (font, layout, courts)
     cyrillic: bool = False  # card dice printing 9 10 В Д К Т (Russian, Ukrainian)
+    version: int = 2  # the renderer's look (1: a court's picture names the court)
 
 
 @dataclass(frozen=True)
@@ -233,6 +234,12 @@ def camera_plan(rng: np.random.Generator) -> CameraPlan:
         noise=float(rng.uniform(0, 6)),
         jpeg=int(rng.integers(70, 97)),
     )
+
+
+def with_version(plan: ScenePlan, version: int) -> ScenePlan:
+    """The same plan in an older renderer's look: every draw is the same, only what a
+    make prints differs (``dataset.VERSION`` says how)."""
+    return replace(plan, dice=tuple(replace(look, version=version) for look in plan.dice))
 
 
 def scene_plan(seed: int, split: str, kind: str | None = None) -> ScenePlan:

@@ -31,6 +31,7 @@ from scorer.render import RANDOM, RANDOM_TYPESET
 from scorer.render.art import typefaces
 from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN
 from scorer.vision.script import NETWORKS
+from vision_models.render3d import dataset as r3d
 from vision_models.train import data, fit
 from vision_models.train.nets import FACE_INPUT, FINDER_INPUT, DieFinder, FaceNet
 
@@ -96,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
         default=(),
         help="exported face networks the reader ran side by side: the new face network is "
         "also fitted to their mean reading of every crop (one network in their place)",
+    )
+    parser.add_argument(
+        "--render3d-version",
+        type=int,
+        default=None,
+        help="the 3D renders' look to learn from (render3d --version; default the "
+        "renderer's own, dataset.VERSION): the networks learnt before version 2 saw 1",
     )
     parser.add_argument(
         "--render3d-extras",
@@ -288,7 +296,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.typeset and not typefaces():
         parser.error("--typeset: no TrueType fonts: pip install matplotlib (OpenCV 5 or later)")
-    cached = data.render3d_cached() if args.render3d else 0
+    r3d_root = None if args.render3d_version is None else r3d.default_root(args.render3d_version)
+    cached = data.render3d_cached(r3d_root) if args.render3d else 0
     if args.render3d and cached < args.render3d:  # before any folder or minutes of loading
         parser.error(
             f"--render3d {args.render3d}: only {cached} 3D renders are cached "
@@ -310,10 +319,12 @@ def main(argv: list[str] | None = None) -> int:
     crops = data.load_crops()
     families = [RANDOM, RANDOM_TYPESET, None] if args.typeset else None
     rendered = data.load_rendered(args.rendered, SEED + 1, families)
-    physical = data.load_render3d(args.render3d) if args.render3d != 0 else []
+    physical = data.load_render3d(args.render3d, r3d_root) if args.render3d != 0 else []
     if args.render3d_tables:
         first, last = args.render3d_tables
-        physical += data.load_render3d_tables(range(first, last + 1), args.ranks)
+        physical += data.load_render3d_tables(
+            range(first, last + 1), args.ranks, args.render3d_version
+        )
     log(
         f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered, "
         f"{len(physical)} rendered in 3D"

@@ -90,12 +90,13 @@ def build(
     return prior.save(folder)
 
 
-def table_root(table: int, ranks: str) -> Path:
+def table_root(table: int, ranks: str, version: int = 1) -> Path:
     """Where ``python -m vision_models.render3d --table N --kind cards --cyrillic`` keeps
-    table N's photos (beside the 3D render cache)."""
+    table N's photos (beside the 3D render cache); the committed prior was fitted on the
+    first look's tables (``make cyrillic-tables``)."""
     from vision_models.render3d.dataset import default_root
 
-    root = default_root()
+    root = default_root(version)
     return root.with_name(f"{root.name}-table{table}-cards-{ranks}")
 
 
