@@ -63,24 +63,27 @@ bench: $(TEST_STAMP)
 train: $(RUN_STAMP)
 	$(BIN)/pip install -q torch==2.13.0 onnx matplotlib
 	$(BIN)/python -m vision_models.train --only finder faces --render3d 0
-	# the poker dice's own face network also learns from the first 400 3D renders (`make renders`)
-	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --render3d 400
+	# the poker dice's own face network also learns from the first 400 3D renders of the
+	# renderer's first look (`make renders`; render3d.md, "The cache")
+	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --render3d 400 \
+	  --render3d-version 1
 	# a second one on twice the renders, read beside it (faces-cards.md, "Two poker-dice networks")
-	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --second --render3d 800
+	$(BIN)/python -m vision_models.train --only faces --faces-kind cards --second --render3d 800 \
+	  --render3d-version 1
 	# the court network, its courts also from the first 806 3D renders
-	$(BIN)/python -m vision_models.train --only courts --render3d 806
+	$(BIN)/python -m vision_models.train --only courts --render3d 806 --render3d-version 1
 	# the finder a game of pip dice looks again with where a die is unsure: the general one
 	# fine-tuned on the 3D renders too, blended halfway back (vision_models/finder-pips.md)
 	$(BIN)/python -m vision_models.train --only finder --finder-kind pips --warm vision_models \
-	  --finder-keep vision_models --render3d 400 --finder-steps 3000 --warm-lr 1e-3 \
-	  --finder-render3d-weight 0.6 --finder-blend 0.5
+	  --finder-keep vision_models --render3d 400 --render3d-version 1 --finder-steps 3000 \
+	  --warm-lr 1e-3 --finder-render3d-weight 0.6 --finder-blend 0.5
 	# poker dice printing 9 10 В Д К Т: both poker-dice networks fine-tuned on ranks set in
 	# fonts, half of them Cyrillic, and on 40 3D tables of them (`make cyrillic-tables`), kept
 	# to their own readings elsewhere (faces-cards.md)
 	for second in "" --second; do $(BIN)/python -m vision_models.train --only faces \
 	  --faces-kind cards $$second --ranks cyrillic --typeset --rendered 3000 --render3d 280 \
-	  --render3d-tables 100 139 --warm vision_models --faces-keep vision_models \
-	  --faces-steps 4000 || exit 1; done
+	  --render3d-tables 100 139 --render3d-version 1 --warm vision_models \
+	  --faces-keep vision_models --faces-steps 4000 || exit 1; done
 	# the crops those dice start from, described by the networks above; how sure they may be,
 	# also from two 3D tables of Cyrillic dice (`make cyrillic-tables` renders them)
 	$(BIN)/python -m vision_models.train.ranks
@@ -95,8 +98,11 @@ $(RENDER_VENV)/.installed: pyproject.toml
 
 # Physically based training photos into ~/.cache/dice-scorer/render3d/ (stop any time;
 # the same command carries on where it stopped). 640 px at 8 samples (denoised) on two
-# threads, niced: about 200 photos an hour here, four times 1024 px at 16 on one.
+# threads, niced: 350-450 photos an hour here. First the 806 of the renderer's first look
+# (v1/) that `make train` needs, then its current look (v2/).
 renders: $(RENDER_VENV)/.installed
+	nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --version 1 --train 806 \
+	  --test 80 --threads 2 --max-side 640 --samples 8
 	nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --train 5000 --test 500 \
 	  --threads 2 --max-side 640 --samples 8
 
@@ -105,10 +111,11 @@ renders: $(RENDER_VENV)/.installed
 # sureness is fitted on (vision_models/ranks-cyrillic.md); 440 photos, about an hour on two cores.
 cyrillic-tables: $(RENDER_VENV)/.installed
 	for n in $$(seq 100 139); do nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d \
-	  --table $$n --kind cards --cyrillic --train 8 --test 0 --threads 2 --max-side 640 \
+	  --version 1 --table $$n --kind cards --cyrillic --train 8 --test 0 --threads 2 \
+	  --max-side 640 --samples 8 || exit 1; done
+	for n in 0 1; do nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --version 1 \
+	  --table $$n --kind cards --cyrillic --train 0 --test 60 --threads 2 --max-side 640 \
 	  --samples 8 || exit 1; done
-	for n in 0 1; do nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --table $$n \
-	  --kind cards --cyrillic --train 0 --test 60 --threads 2 --max-side 640 --samples 8 || exit 1; done
 
 # The renderer's tests with real Blender renders (skipped in the main venv, which has no bpy).
 test-render3d: $(RENDER_VENV)/.installed

@@ -194,7 +194,7 @@ def glyph_card(look: DieLook, value: int, glyphs: Glyphs) -> tuple[np.ndarray, n
     if layout == "court" and value in (3, 4, 5):
         pic = glyphs("emoji" if look.card_art == "emoji" else "symbols", pictures[value - 3])
         cover = np.maximum(cover, _fill(_place(pic, (0.24, 0.22, 0.6 * scale, 0.6 * scale))))
-        corner = _place(glyphs(font, rank), (0.1, 0.08, index, index * 1.12))
+        corner = _place(glyphs(font, rank), (0.1, 0.08, index, index * 1.12 if free else 0.18))
         if both_corners:
             corner += [1 - t for t in corner]  # the second index, upside down
         cover = np.maximum(cover, _fill(corner))
