@@ -363,12 +363,12 @@ def test_a_scripts_tables_are_all_read_or_the_run_is_refused(
     die = dataset.LabelledDie("card", 3, (300.0, 200.0, 60.0, 58.0))
     dataset.write_photo(table, "train", 0, image, [die], {"seed": 0})
     # when training asks for that table, then for it and table 101
-    photos = data.load_render3d_tables([100], "cyrillic")
+    photos = data.load_render3d_tables([100], "cyrillic", dataset.VERSION)
     # then the one table's photo is read (a card's jack, class 6 + 2)
     assert [p.classes.tolist() for p in photos] == [[8]]
     # and a missing table stops the run with the command that renders it
     with pytest.raises(SystemExit, match=r"table101.*make cyrillic-tables"):
-        data.load_render3d_tables([100, 101], "cyrillic")
+        data.load_render3d_tables([100, 101], "cyrillic", dataset.VERSION)
     # and the same table of another look of the renderer is another folder, not found
     other = 1 if dataset.VERSION != 1 else 2
     with pytest.raises(SystemExit, match=rf"v{other}-table100"):

@@ -14,6 +14,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from vision_models.render3d.dataset import VERSION
+
 Colour = tuple[float, float, float]  # sRGB, 0..1
 
 BODIES = ("opaque", "translucent", "marbled", "swirled", "pearl", "metallic", "wood")
@@ -57,7 +59,7 @@ class DieLook:
     card_art: str  # card dice only; "" for pips
     art_seed: int  # seeds the card art's random choices (font, layout, courts)
     cyrillic: bool = False  # card dice printing 9 10 В Д К Т (Russian, Ukrainian)
-    version: int = 2  # the renderer's look (1: a court's picture names the court)
+    version: int = VERSION  # the renderer's look (1: a court's picture names the court)
 
 
 @dataclass(frozen=True)

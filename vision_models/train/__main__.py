@@ -101,9 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--render3d-version",
         type=int,
-        default=None,
-        help="the 3D renders' look to learn from (render3d --version; default the "
-        "renderer's own, dataset.VERSION): the networks learnt before version 2 saw 1",
+        choices=r3d.VERSIONS,
+        default=r3d.VERSION,
+        help="the 3D renders' look to learn from (render3d --version; default %(default)s, the "
+        "renderer's own): the networks learnt before version 2 saw 1",
     )
     parser.add_argument(
         "--render3d-extras",
@@ -296,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         )
     if args.typeset and not typefaces():
         parser.error("--typeset: no TrueType fonts: pip install matplotlib (OpenCV 5 or later)")
-    r3d_root = None if args.render3d_version is None else r3d.default_root(args.render3d_version)
+    r3d_root = r3d.default_root(args.render3d_version)
     cached = data.render3d_cached(r3d_root) if args.render3d else 0
     if args.render3d and cached < args.render3d:  # before any folder or minutes of loading
         parser.error(

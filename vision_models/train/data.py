@@ -145,16 +145,15 @@ def render3d_cached(root: Path | None = None) -> int:
     return len(_render3d_train(root))
 
 
-def load_render3d_tables(
-    tables: Sequence[int], ranks: str, version: int | None = None
-) -> list[Photo]:
+def load_render3d_tables(tables: Sequence[int], ranks: str, version: int) -> list[Photo]:
     """The train photos of 3D-rendered tables of poker dice printing ``ranks`` (``python -m
     vision_models.render3d --table N --kind cards --cyrillic --train K``), each table one
     make of train-family dice under one camera: what the letters look like as a camera sees
-    them, for a script's own networks to learn and be calibrated on."""
+    them, for a script's own networks to learn and be calibrated on; ``version``: the
+    renderer's look they were rendered in."""
     from vision_models.render3d.dataset import default_root
 
-    cache = default_root() if version is None else default_root(version)
+    cache = default_root(version)
     roots = [cache.with_name(f"{cache.name}-table{n}-cards-{ranks}") for n in tables]
     missing = [r.name for r in roots if not (r / "images" / "train").is_dir()]
     if missing:

@@ -505,34 +505,36 @@ def train_classifier(
     drawn: Iterable[tuple[list[int], list[np.ndarray]]] = batches()
     if pool is not None:
         drawn = _ahead(pool, _cut, batches(), 4 * workers)
-    for step, (idx, crops) in enumerate(drawn):
-        x = to_tensor(crops).to(device)
-        if filters is not None:
-            x = random_convolution(x, randconv, filters)
-        x = x.contiguous(memory_format=torch.channels_last)
-        y = torch.from_numpy(labels[idx]).to(device)
-        net.train()
-        if warm:
-            frozen_norms(net)
-        with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=bf16):
-            out = net(x).float()
-            loss = lossf(out, y)
-            if teacher is not None:
-                kept = torch.tensor([heeded(patches[i]) for i in idx], device=device)
-                if kept.any():
-                    with torch.no_grad():
-                        said = teacher(x[kept]).float()
-                    loss = loss + kept.float().mean() * kept_faces_loss(out[kept], said)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
-        if step % 100 == 0 or step == steps - 1:
-            log(f"{name} step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
-    if pool is not None:
-        pool.shutdown()
-        _CUTTING.clear()
+    try:
+        for step, (idx, crops) in enumerate(drawn):
+            x = to_tensor(crops).to(device)
+            if filters is not None:
+                x = random_convolution(x, randconv, filters)
+            x = x.contiguous(memory_format=torch.channels_last)
+            y = torch.from_numpy(labels[idx]).to(device)
+            net.train()
+            if warm:
+                frozen_norms(net)
+            with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=bf16):
+                out = net(x).float()
+                loss = lossf(out, y)
+                if teacher is not None:
+                    kept = torch.tensor([heeded(patches[i]) for i in idx], device=device)
+                    if kept.any():
+                        with torch.no_grad():
+                            said = teacher(x[kept]).float()
+                        loss = loss + kept.float().mean() * kept_faces_loss(out[kept], said)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
+            if step % 100 == 0 or step == steps - 1:
+                log(f"{name} step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+            _CUTTING.clear()
     return net.to("cpu", memory_format=torch.contiguous_format).eval()
 
 
