@@ -188,13 +188,7 @@ def train_finder(
             loss = kept_loss(out, teacher, x, torch.tensor(kept), heat, side, mask)
         else:
             loss = labels_loss(out, heat, side, mask)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        sched.step()
-        run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
-        if step % 100 == 0 or step == steps - 1:
-            log(f"finder step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
+        run = _stepped(opt, sched, loss, run, step, steps, "finder", t0, log)
     return net.eval()
 
 
@@ -524,18 +518,34 @@ def train_classifier(
                         with torch.no_grad():
                             said = teacher(x[kept]).float()
                         loss = loss + kept.float().mean() * kept_faces_loss(out[kept], said)
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
-            if step % 100 == 0 or step == steps - 1:
-                log(f"{name} step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
+            run = _stepped(opt, sched, loss, run, step, steps, name, t0, log)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
             _CUTTING.clear()
     return net.to("cpu", memory_format=torch.contiguous_format).eval()
+
+
+def _stepped(
+    opt: torch.optim.Optimizer,
+    sched: torch.optim.lr_scheduler.LRScheduler,
+    loss: torch.Tensor,
+    run: float,
+    step: int,
+    steps: int,
+    name: str,
+    t0: float,
+    log: Log,
+) -> float:
+    """One optimiser step on ``loss``; the running loss, logged every 100 steps."""
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
+    sched.step()
+    run = 0.98 * run + 0.02 * loss.item() if step else loss.item()
+    if step % 100 == 0 or step == steps - 1:
+        log(f"{name} step {step}/{steps} loss {run:.3f} ({time.time() - t0:.0f}s)")
+    return run
 
 
 #: (patches, sample) of the fit under way, for the workers that cut its crops
