@@ -1,6 +1,7 @@
 """The committed reader on a fixed set of physically based renders of held-out families.
 
-The first ``PHOTOS`` test photos of the render cache's plans (base seed 0), rendered as
+The first ``PHOTOS`` test photos of the render cache's plans (base seed 0) in the
+renderer's first look (``--version 1``, the look these floors were measured on), rendered as
 ``make renders`` renders them (640 px, 8 denoised samples): every one shows at least one
 family the networks never trained on. The floors are the committed models' figures on
 these photos less a margin for Cycles' last-bit differences between machines
@@ -34,7 +35,7 @@ MIXED_UP = 1
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Report:
     root = tmp_path_factory.mktemp("render3d")
-    args = ["--root", str(root), "--train", "0", "--test", str(PHOTOS)]
+    args = ["--root", str(root), "--version", "1", "--train", "0", "--test", str(PHOTOS)]
     assert render([*args, "--max-side", "640", "--samples", "8", "--threads", "2"]) == 0
     reader = Reader()
     whole = Report(reader.threshold)
