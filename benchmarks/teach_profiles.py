@@ -24,9 +24,10 @@ import numpy as np
 
 from scorer.dice import BACKGROUND, face_class
 from scorer.render import write_dataset
+from scorer.vision.crop import face_crop
 from scorer.vision.labelled import load_split
 from scorer.vision.profile import LOOK_PHOTOS, MAX_PER_FACE, NEARS, DiceProfile
-from scorer.vision.reader import Reader, face_crop
+from scorer.vision.reader import Reader
 from scorer.vision.sweep import windows
 from scorer.vision.teaching import (
     JUDGED_PHOTOS,

@@ -74,7 +74,8 @@ def network_times(models: Path | None) -> None:
     """Each network alone on random input, cv2.dnn against onnxruntime (where installed):
     median ms a call of a fixed batch (one finder's board; 1 and 16 face crops; 1 and 4
     court crops), one thread."""
-    from scorer.vision.reader import default_model_dir, load_net
+    from scorer.vision.network import load_net
+    from scorer.vision.reader import default_model_dir
 
     try:
         import onnxruntime  # noqa: F401 (only whether it is there)

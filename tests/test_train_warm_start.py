@@ -8,7 +8,8 @@ import pytest
 torch = pytest.importorskip("torch")
 pytest.importorskip("onnx")
 
-from scorer.vision.reader import default_model_dir, load_net  # noqa: E402
+from scorer.vision.network import load_net  # noqa: E402
+from scorer.vision.reader import default_model_dir  # noqa: E402
 from vision_models.train.fit import (  # noqa: E402
     KEEP_TEMPERATURE,
     MeanReading,

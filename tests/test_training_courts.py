@@ -6,7 +6,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from scorer.vision.reader import COURT_INPUT
+from scorer.vision.crop import COURT_INPUT
 from vision_models.train import data
 
 

@@ -12,6 +12,7 @@ import pytest
 
 from scorer.dice import face_class
 from scorer.vision import reader as reader_module
+from scorer.vision.crop import face_crop
 from scorer.vision.profile import DiceProfile, model_digest
 from scorer.vision.reader import (
     CARD_FACES,
@@ -19,7 +20,6 @@ from scorer.vision.reader import (
     Reader,
     card_faces_named,
     default_model_dir,
-    face_crop,
     face_mask,
 )
 from tests.test_vision_reader import draw_die, felt

@@ -20,6 +20,7 @@ from scorer.dice import BACKGROUND, CARD_RANKS, face_class
 from scorer.errors import ScorerError
 from scorer.vision.evaluation import match
 from scorer.vision.labelled import LabelledDie, LabelledPhoto
+from scorer.vision.network import load_net
 from scorer.vision.profile import (
     FEATURES,
     FILE_NAME,
@@ -34,7 +35,7 @@ from scorer.vision.profile import (
     model_digest,
     sured,
 )
-from scorer.vision.reader import COURTS, Reader, default_model_dir, face_mask, load_net
+from scorer.vision.reader import COURTS, Reader, default_model_dir, face_mask
 from scorer.vision.teaching import TaughtDie, named_dice, open_profile, teach_dice
 from tests.test_vision_reader import draw_die, felt
 

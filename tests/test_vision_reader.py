@@ -11,11 +11,12 @@ import pytest
 from scorer.dice import PIP_LAYOUT
 from scorer.errors import ScorerError
 from scorer.vision import Reader, read_votes
+from scorer.vision import crop as crop_module
 from scorer.vision import reader as reader_module
+from scorer.vision.crop import COURT_INPUT, COURT_SPAN, court_crop, face_crop, tilt, tilts
+from scorer.vision.network import OnnxRuntimeNet, board_blob, crops_blob
 from scorer.vision.reader import (
     BACKGROUND,
-    COURT_INPUT,
-    COURT_SPAN,
     COURTS,
     DECISIVE,
     FAINT,
@@ -30,18 +31,12 @@ from scorer.vision.reader import (
     BadFrame,
     ModelMissing,
     as_bgr,
-    board_blob,
-    court_crop,
-    crops_blob,
     default_model_dir,
-    face_crop,
     face_mask,
     huddled,
     peaks_found,
     restricted,
     second_guess,
-    tilt,
-    tilts,
 )
 
 ANY = face_mask("any")
@@ -170,7 +165,7 @@ def sobel_tilt(crop: np.ndarray) -> float:
     gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
     a, b = gx * gx - gy * gy, 2 * gx * gy
-    weight = reader_module._middle(grey.shape[0]) / (gx * gx + gy * gy + 1e-6)
+    weight = crop_module._middle(grey.shape[0]) / (gx * gx + gy * gy + 1e-6)
     re, im = float(((a * a - b * b) * weight).sum()), float((2 * a * b * weight).sum())
     return math.degrees(math.atan2(im, re) / 4)
 
@@ -272,7 +267,7 @@ def test_given_crops_over_the_frames_edge_when_cut_then_as_from_the_frame_padded
         want = cv2.resize(
             crop, (48, 48), interpolation=cv2.INTER_AREA if n > 48 else cv2.INTER_LINEAR
         )
-        assert np.array_equal(reader_module._square(image, centre, span, 48), want)
+        assert np.array_equal(crop_module._square(image, centre, span, 48), want)
 
 
 def test_given_a_die_and_its_measured_turn_when_turned_back_then_the_turn_is_undone():
@@ -949,13 +944,13 @@ def test_given_onnxruntime_when_it_runs_the_networks_then_the_same_reading_as_op
 def test_given_the_committed_finder_when_on_onnxruntime_then_the_survey_runs_there_too():
     pytest.importorskip("onnxruntime")
     # given the finder's ONNX file, whose board size is left free
-    finder = reader_module.OnnxRuntimeNet(default_model_dir() / "finder.onnx")
+    finder = OnnxRuntimeNet(default_model_dir() / "finder.onnx")
     assert finder.free_board
     # when it looks at the survey's 160 px board, then the heat map is a quarter of it
     finder.setInput(np.zeros((1, 3, 160, 160), np.float32))
     assert finder.forward().shape == (1, 2, 40, 40)
     # and a reader on onnxruntime surveys with it
-    assert isinstance(Reader(backend="onnxruntime")._surveyor, reader_module.OnnxRuntimeNet)
+    assert isinstance(Reader(backend="onnxruntime")._surveyor, OnnxRuntimeNet)
 
 
 def test_given_an_unknown_backend_when_reader_built_then_refused_by_name():

@@ -79,7 +79,7 @@ POOLED = 128
 #: profile written by a scorer that kept other features (the pooled ones alone, or the
 #: quarters alone) is described again on load
 LAYOUT = "features+grid"
-CROP = 48  # the face network's crop side (``reader.FACE_INPUT``)
+CROP = 48  # the face network's crop side (``crop.FACE_INPUT``)
 #: Each taught crop is kept in four quarter turns: the reader turns a die's edges upright,
 #: which leaves the face in any of four turns.
 TURNS = 4

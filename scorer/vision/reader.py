@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import math
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -25,15 +25,16 @@ import numpy as np
 
 from scorer.dice import BACKGROUND, CARDS, RANK_SCRIPTS, card_rank, class_face
 from scorer.errors import ScorerError
-from scorer.vision.profile import (
-    EMBEDDING,
-    FEATURES,
-    GRID,
-    OUTPUT,
-    DiceProfile,
-    model_digest,
-    sured,
+from scorer.vision.crop import CROP_SPAN, FACE_INPUT, court_crop, face_crop, upright_looks
+from scorer.vision.network import (
+    OnnxRuntimeNet,
+    board_blob,
+    described,
+    free_board_net,
+    load_net,
+    run_crops,
 )
+from scorer.vision.profile import DiceProfile, model_digest, sured
 from scorer.vision.reading import (
     BACKENDS,
     DEFAULT_THRESHOLD,
@@ -52,11 +53,6 @@ FINDER_STRIDE = 4
 SIZE_UNIT = 16.0
 #: the finder's peaks sit half a heatmap cell up-left of the centres (training rounded down)
 PEAK_SHIFT = 0.5
-FACE_INPUT = 48
-CROP_SPAN = 1.5  # a face crop covers 1.5 x the die's side, as in training
-#: a court's headwear and index are a few pixels at 48 px: a closer, tighter second look
-COURT_INPUT = 64
-COURT_SPAN = 1.3
 COURTS = slice(8, 11)  # classes of the jack, queen and king
 #: the poker dice's own face network, read in a game of cards where it is there
 CARD_FACES = "faces-cards.onnx"
@@ -132,9 +128,6 @@ SHORT_SIZES = (0.6, 1 / 0.6)
 #: its taught size on 9 test photos, and is right); a survey's bigger guess is a tray or a
 #: felt taken for one die (8-19x on 19 tray-multicolor test photos at 3x wider)
 TAUGHT_SPREAD = 3.0
-
-#: what runs the networks: OpenCV's dnn module (always there) or onnxruntime (optional;
-#: same outputs to 1e-5, about twice as fast a crop and six times a finder pass)
 
 Tray = tuple[int, int, int, int]
 
@@ -932,128 +925,6 @@ class Reader:
 # ---------------------------------------------------------------------- pieces
 
 
-def described(net: cv2.dnn.Net, blob: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """A face network's probabilities and features of a blob of crops."""
-    net.setInput(blob)
-    layer = feature_layer(net)
-    try:
-        if layer == GRID:
-            # the pooled features first, then the quarters (``profile.POOLED``)
-            probs, pooled, quarters = net.forward([OUTPUT, FEATURES, GRID])
-            n = len(probs)
-            return probs, np.hstack([pooled.reshape(n, -1), quarters.reshape(n, -1)])
-        return tuple(net.forward([OUTPUT, layer]))
-    except cv2.error:
-        raise ScorerError(
-            f"this face network's features ({layer}) cannot be read on OpenCV "
-            f"{cv2.__version__}: export it with a 'features' output to teach with it"
-        ) from None
-
-
-def feature_layer(net: cv2.dnn.Net) -> str:
-    """The face network's features a profile compares: its file's third output, the last
-    feature map by quarters (``GRID``), else its second, the pooled features before its
-    last layer (``FEATURES``), which every OpenCV engine returns; in a file without
-    either, the inner layer by its name (``EMBEDDING``) or the last Flatten of a network
-    exported under other names, which only OpenCV's classic engine returns (gone in
-    OpenCV 5.1)."""
-    names = list(net.getLayerNames())
-    outputs = net.getUnconnectedOutLayersNames()
-    if GRID in names or GRID in outputs:
-        return GRID
-    if FEATURES in names or FEATURES in outputs:
-        return FEATURES
-    if EMBEDDING in names:
-        return EMBEDDING
-    flattens = [n for n in names if n.endswith("/Flatten")]
-    if not flattens:
-        raise ScorerError("faces.onnx has no Flatten layer of features: cannot teach with it")
-    return flattens[-1]
-
-
-def run_crops(net: cv2.dnn.Net | OnnxRuntimeNet, crops: Sequence[np.ndarray]) -> np.ndarray:
-    """A crop network's outputs (n, k), in float64: one call for all crops, but one crop
-    a call on cv2.dnn on one thread (the same outputs to the bit), where a crop costs no
-    less in a batch and every change of batch size re-plans the network (issue 23). On
-    more threads the batch stays whole for them to share (untimed: this machine's two
-    cores are shared)."""
-    blob = crops_blob(crops)
-    if not isinstance(net, cv2.dnn.Net) or cv2.getNumThreads() > 1:
-        net.setInput(blob)
-        return np.array(net.forward(OUTPUT), np.float64).reshape(len(crops), -1)
-    rows = []
-    for i in range(len(crops)):
-        net.setInput(blob[i : i + 1])
-        rows.append(np.array(net.forward(OUTPUT), np.float64).reshape(-1))  # a copy: cv2 reuses
-    return np.array(rows).reshape(len(crops), -1)
-
-
-def crops_blob(crops: Sequence[np.ndarray]) -> np.ndarray:
-    """Same-sized BGR crops as a network's input, ``cv2.dnn.blobFromImages(crops, 1 /
-    255)`` to the bit (``board_blob``), and faster from 8 crops on, where OpenCV's blob
-    grew to fresh pages from the system (200 against 26 us at 8 crops)."""
-    stack = np.stack(crops)
-    blob = np.empty((len(stack), 3, *stack.shape[1:3]), np.float32)
-    np.multiply(stack.transpose(0, 3, 1, 2), BLOB_SCALE, out=blob, dtype=np.float32)
-    return blob
-
-
-def free_board_net(path: Path, backend: str) -> cv2.dnn.Net | OnnxRuntimeNet:
-    """The finder for boards of any size: on cv2.dnn where the ONNX file fixes the board
-    at 320 px (finders before the board was set free), which onnxruntime holds to."""
-    net = load_net(path, backend)
-    if isinstance(net, OnnxRuntimeNet) and not net.free_board:
-        return load_net(path)
-    return net
-
-
-def load_net(path: Path, backend: str = "cv2") -> cv2.dnn.Net | OnnxRuntimeNet:
-    """An ONNX network for ``cv2.dnn``, on OpenCV 5.0's classic engine where there is one
-    (same outputs, faster on one core than its new default engine; OpenCV 4 has only the
-    classic one, 5.1 only the new), or on onnxruntime behind the same two calls."""
-    if backend == "onnxruntime":
-        return OnnxRuntimeNet(path)
-    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
-    if classic is None:
-        return cv2.dnn.readNetFromONNX(str(path))
-    return cv2.dnn.readNetFromONNX(str(path), engine=classic)
-
-
-class OnnxRuntimeNet:
-    """An ONNX network run by onnxruntime, with ``cv2.dnn.Net``'s ``setInput`` and
-    ``forward``, on as many threads as OpenCV is set to (``cv2.setNumThreads``)."""
-
-    def __init__(self, path: Path) -> None:
-        try:
-            import onnxruntime
-        except ImportError:
-            raise ScorerError(
-                "the onnxruntime backend needs `pip install onnxruntime` (or use cv2)"
-            ) from None
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = max(1, cv2.getNumThreads())
-        options.inter_op_num_threads = 1
-        self._session = onnxruntime.InferenceSession(
-            str(path), options, providers=["CPUExecutionProvider"]
-        )
-        shape = self._session.get_inputs()[0].shape
-        self._input = self._session.get_inputs()[0].name
-        #: the file's outputs, by name
-        self.outputs = tuple(o.name for o in self._session.get_outputs())
-        #: whether the file leaves the picture's size free (not numbers in its shape)
-        self.free_board = not all(isinstance(d, int) for d in shape[2:])
-        self._blob: np.ndarray | None = None
-
-    def setInput(self, blob: np.ndarray) -> None:
-        self._blob = np.ascontiguousarray(blob, np.float32)
-
-    def forward(self, name: str | None = None) -> np.ndarray:
-        """The output called ``name``, or the file's first output."""
-        if self._blob is None:
-            raise ScorerError("forward() before setInput()")
-        return self._session.run(None if name is None else [name], {self._input: self._blob})[0]
-
-
 def face_mask(faces: str) -> np.ndarray:
     """Which of the face network's 13 classes a game's dice can show ("not a die" always)."""
     if faces not in FACE_KINDS:
@@ -1178,21 +1049,6 @@ def find_on_board(
     finder.setInput(board_blob(small, rows, columns))
     maps = finder.forward()[0]
     return peaks_found(maps[0], maps[1], scale, weakest)
-
-
-#: what cv2.dnn.blobFromImage makes of a pixel: x / 255 as x times this, in float32
-BLOB_SCALE = np.float32(1.0 / 255.0)
-
-
-def board_blob(small: np.ndarray, rows: int, columns: int) -> np.ndarray:
-    """The finder's input: ``small`` (BGR) at the top left of a grey (114) board of
-    ``rows`` x ``columns``, as ``cv2.dnn.blobFromImage(board, 1 / 255)`` makes it, to the
-    bit (every 8-bit level: tests/test_vision_reader.py), in a fraction of its time."""
-    blob = np.empty((1, 3, rows, columns), np.float32)
-    blob[...] = np.float32(114) * BLOB_SCALE
-    h, w = small.shape[:2]
-    np.multiply(small.transpose(2, 0, 1), BLOB_SCALE, out=blob[0, :, :h, :w], dtype=np.float32)
-    return blob
 
 
 def peaks_found(
@@ -1340,152 +1196,6 @@ def huddled(shares: np.ndarray) -> bool:
     """
     dice = shares[(shares >= HUDDLE[0]) & (shares <= HUDDLE[1])]
     return len(dice) >= 2 and float((dice**2).sum()) >= HUDDLE_COVER
-
-
-def face_crop(image: np.ndarray, centre: Iterable[float], side: float) -> np.ndarray:
-    """A 48x48 crop of 1.5 x the die's side around its centre, turned so that the die's
-    edges run upright: the network then learns four turns of a face, not every angle."""
-    return upright_look(image, centre, side)[0]
-
-
-def upright_look(
-    image: np.ndarray, centre: Iterable[float], side: float
-) -> tuple[np.ndarray, float]:
-    """The face crop and the turn (degrees) that made it upright."""
-    crops, turns = upright_looks(image, np.array([list(centre)], np.float64), np.array([side]))
-    return crops[0], turns[0]
-
-
-def upright_looks(
-    image: np.ndarray, centres: np.ndarray, sides: np.ndarray
-) -> tuple[list[np.ndarray], list[float]]:
-    """``upright_look`` of many dice at once: the same crops and turns, with the turns
-    measured over the stack of crops in one go (``tilts``), which an extra die's cost
-    is mostly made of besides the face network (issue 23)."""
-    squares = [
-        _square(image, c, CROP_SPAN * s, FACE_INPUT) for c, s in zip(centres, sides, strict=True)
-    ]
-    turns = tilts(squares)
-    crops = [
-        square if abs(turn) < 1.0 else _turned(image, c, CROP_SPAN * s, FACE_INPUT, turn)
-        for square, turn, c, s in zip(squares, turns, centres, sides, strict=True)
-    ]
-    return crops, turns
-
-
-def court_crop(
-    image: np.ndarray, centre: Iterable[float], side: float, turn: float | None = None
-) -> np.ndarray:
-    """The court network's crop: COURT_INPUT px of COURT_SPAN x the die's side, turned
-    as the face crop is (by the turn measured on the face crop, as in training, which
-    the reader hands over from the face crop it already cut)."""
-    if turn is None:
-        turn = tilt(_square(image, centre, CROP_SPAN * side, FACE_INPUT))
-    return _turned(image, centre, COURT_SPAN * side, COURT_INPUT, turn)
-
-
-def _turned(
-    image: np.ndarray, centre: Iterable[float], span: float, size: int, turn: float
-) -> np.ndarray:
-    n = round(size * math.sqrt(2))  # a square's corners stay inside it when turned
-    wide = _square(image, centre, span * n / size, n)
-    m = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), turn, 1.0)
-    m[:, 2] -= (n - size) / 2
-    return cv2.warpAffine(
-        wide, m, (size, size), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-
-
-def tilt(crop: np.ndarray) -> float:
-    """Degrees (-45..45) that turn the edges of the die in the middle of ``crop`` upright.
-
-    A die's outline and a card's print are square: their brightness gradients point four
-    ways, so the fourth power of the gradient, weighted towards the crop's middle, sums to
-    the turn. Round pips add nothing to it, so a pip die is turned by its outline.
-    """
-    return tilts([crop])[0]
-
-
-def tilts(crops: Sequence[np.ndarray]) -> list[float]:
-    """``tilt`` of each of same-sized square crops, computed over their stack at once.
-
-    The 3x3 Sobel gradients (borders reflected as OpenCV reflects them) are sums of
-    whole grey levels, exact in float32, and each crop's sums run in the order a single
-    crop's do, so every turn is ``tilt``'s to the last bit (tests/test_vision_reader.py).
-    """
-    # a few crops at a time: a whole photo's stack would make each temporary fresh
-    # pages from the system, which cost more than the sums (twice as much at 25 crops)
-    return [t for k in range(0, len(crops), TILT_BATCH) for t in _tilts(crops[k : k + TILT_BATCH])]
-
-
-#: crops whose turns are measured together (``tilts``)
-TILT_BATCH = 8
-
-
-def _tilts(crops: Sequence[np.ndarray]) -> list[float]:
-    stack = np.stack(crops)
-    n, h, w = stack.shape[:3]
-    grey = cv2.cvtColor(stack.reshape(n * h, w, 3), cv2.COLOR_BGR2GRAY).reshape(n, h, w)
-    # each crop reflected one pixel out, the crops stacked in one picture: OpenCV's
-    # Sobel then takes each pixel's 3x3 within its own crop
-    board = np.empty((n, h + 2, w + 2), np.float32)
-    board[:, 1:-1, 1:-1] = grey
-    board[:, 0, 1:-1], board[:, -1, 1:-1] = grey[:, 1], grey[:, -2]
-    board[:, :, 0], board[:, :, -1] = board[:, :, 2], board[:, :, -3]
-    flat = board.reshape(n * (h + 2), w + 2)
-    gx = cv2.Sobel(flat, cv2.CV_32F, 1, 0).reshape(board.shape)[:, 1:-1, 1:-1]
-    gy = cv2.Sobel(flat, cv2.CV_32F, 0, 1).reshape(board.shape)[:, 1:-1, 1:-1]
-    # (gx + i gy)^4 / |g|^2, in reals: a + ib is the gradient squared. In place where
-    # the same sums allow: a stack's temporaries are fresh pages, each one a cost
-    xx, yy = gx * gx, gy * gy
-    a = xx - yy
-    weight = np.add(xx, yy, out=xx)
-    weight += 1e-6
-    np.divide(_middle(h), weight, out=weight)
-    b = np.multiply(gx, 2, out=yy)
-    b *= gy
-    real = a * a
-    real -= b * b
-    real *= weight
-    re = real.reshape(n, -1).sum(1)
-    imag = np.multiply(a, 2, out=a)
-    imag *= b
-    imag *= weight
-    im = imag.reshape(n, -1).sum(1)
-    return [math.degrees(math.atan2(float(i), float(r)) / 4) for i, r in zip(im, re, strict=True)]
-
-
-@functools.cache
-def _middle(n: int) -> np.ndarray:
-    yy, xx = np.mgrid[:n, :n] - (n - 1) / 2
-    return np.exp(-(xx**2 + yy**2) / (2 * (0.3 * n) ** 2)).astype(np.float32)
-
-
-def _square(image: np.ndarray, centre: Iterable[float], span: float, size: int) -> np.ndarray:
-    cx, cy = (float(v) for v in centre)
-    span = max(4.0, span)
-    x0, y0 = round(cx - span / 2), round(cy - span / 2)
-    n = max(4, round(span))
-    h, w = image.shape[:2]
-    if x0 < 0 or y0 < 0 or x0 + n > w or y0 + n > h:
-        # the frame's edge pixels repeated outward, as if the whole frame were padded
-        # (a copy of only the part in the frame, at least its nearest pixel)
-        ix0, iy0 = min(max(x0, 0), w - 1), min(max(y0, 0), h - 1)
-        ix1, iy1 = max(min(x0 + n, w), ix0 + 1), max(min(y0 + n, h), iy0 + 1)
-        left = min(max(ix0 - x0, 0), n - (ix1 - ix0))
-        top = min(max(iy0 - y0, 0), n - (iy1 - iy0))
-        crop = cv2.copyMakeBorder(
-            image[iy0:iy1, ix0:ix1],
-            top,
-            n - top - (iy1 - iy0),
-            left,
-            n - left - (ix1 - ix0),
-            cv2.BORDER_REPLICATE | cv2.BORDER_ISOLATED,
-        )
-    else:
-        crop = image[y0 : y0 + n, x0 : x0 + n]
-    interp = cv2.INTER_AREA if n > size else cv2.INTER_LINEAR
-    return cv2.resize(crop, (size, size), interpolation=interp)
 
 
 def _die(spot: _Spot, shape: tuple[int, int]) -> Die:

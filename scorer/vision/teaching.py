@@ -18,10 +18,11 @@ from pathlib import Path
 import numpy as np
 
 from scorer.dice import BACKGROUND, class_face, face_class
+from scorer.vision.crop import face_crop
 from scorer.vision.evaluation import closer, match, wider
 from scorer.vision.labelled import LabelledDie, LabelledPhoto
 from scorer.vision.profile import FILE_NAME, TRIAL, DiceProfile, ProfileError
-from scorer.vision.reader import Reader, face_crop
+from scorer.vision.reader import Reader
 from scorer.vision.reading import Reading
 from scorer.vision.sweep import windows
 

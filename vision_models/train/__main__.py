@@ -29,7 +29,7 @@ import torch
 from scorer.dice import CARDS
 from scorer.render import RANDOM, RANDOM_TYPESET
 from scorer.render.art import typefaces
-from scorer.vision.reader import COURT_INPUT, COURT_SPAN, CROP_SPAN
+from scorer.vision.crop import COURT_INPUT, COURT_SPAN, CROP_SPAN
 from scorer.vision.script import NETWORKS
 from vision_models.render3d import dataset as r3d
 from vision_models.train import data, fit

@@ -16,8 +16,9 @@ import cv2
 import numpy as np
 
 from scorer.dice import BACKGROUND, CARDS, face_class
+from scorer.vision.crop import COURT_INPUT, COURT_SPAN, CROP_SPAN, FACE_INPUT, tilt
 from scorer.vision.labelled import LabelledPhoto, load_split
-from scorer.vision.reader import COURT_INPUT, COURT_SPAN, COURTS, CROP_SPAN, FACE_INPUT, tilt
+from scorer.vision.reader import COURTS
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "datasets"
 PATCH = 112  # cached die patches: side = PATCH_SPAN * die side, resized to PATCH px

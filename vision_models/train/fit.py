@@ -18,8 +18,10 @@ import numpy as np
 import torch
 from torch import nn
 
+from scorer.vision.crop import CROP_SPAN
+from scorer.vision.network import load_net
 from scorer.vision.profile import FEATURES, GRID
-from scorer.vision.reader import CROP_SPAN, Reader, find_dice, load_net
+from scorer.vision.reader import Reader, find_dice
 from scorer.vision.sweep import MAP
 from vision_models.train.data import (
     BACKGROUND,
