@@ -1,4 +1,5 @@
-"""The face stage's crops: random convolutions, and crops cut by workers (needs ``train``)."""
+"""The face stage's crops: random convolutions, styles mixed inside the network, and crops
+cut by workers (needs ``train``)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ torch = pytest.importorskip("torch")
 
 from vision_models.train import fit  # noqa: E402
 from vision_models.train.data import Patch, face_sample  # noqa: E402
-from vision_models.train.fit import random_convolution, train_classifier  # noqa: E402
+from vision_models.train.fit import (  # noqa: E402
+    mixed_styles,
+    random_convolution,
+    styles_mixed,
+    train_classifier,
+)
 from vision_models.train.nets import FACE_CLASSES, FaceNet  # noqa: E402
 
 
@@ -39,6 +45,53 @@ def test_given_one_seed_when_convolved_twice_then_the_same_crops():
     first = random_convolution(x, 0.5, torch.Generator().manual_seed(7))
     again = random_convolution(x, 0.5, torch.Generator().manual_seed(7))
     assert torch.equal(first, again)
+
+
+def styled() -> torch.Tensor:
+    """Crops each in its own colour: a mean and a spread per crop and channel."""
+    tone = torch.rand(8, 3, 1, 1, generator=torch.Generator().manual_seed(9))
+    return crops(8) * (0.2 + tone) + 2 * tone.flip(0)
+
+
+def test_given_a_batch_when_its_styles_mix_then_each_map_takes_a_mix_of_two_crops_statistics():
+    # given feature maps whose crops differ in colour (each channel's mean and spread)
+    x = styled()
+    # when their styles mix in every batch
+    mixed = mixed_styles(x, 1.0, np.random.default_rng(2))
+    # then the shape stays, and the crops' means are no longer their own...
+    assert mixed.shape == x.shape
+    means, now = x.mean((2, 3)), mixed.mean((2, 3))
+    assert not torch.allclose(means, now, atol=1e-3)
+    # ... but each lies between its own and another crop's: a mix, never a new colour
+    low, high = means.min(0).values, means.max(0).values
+    assert bool(((now >= low - 1e-4) & (now <= high + 1e-4)).all())
+
+    # and what each crop shows (its normalised pattern) is kept
+    def pattern(t: torch.Tensor) -> torch.Tensor:
+        return (t - t.mean((2, 3), keepdim=True)) / t.std((2, 3), keepdim=True)
+
+    assert torch.allclose(pattern(mixed), pattern(x), atol=1e-3)
+    # and no share leaves the batch as it was
+    assert torch.equal(mixed_styles(x, 0.0, np.random.default_rng(2)), x)
+
+
+def test_given_styles_mixed_when_the_network_is_read_then_only_training_sees_them():
+    torch.manual_seed(0)
+    net, x = FaceNet(), styled()
+    net.eval()
+    plain = net(x)
+    # given the mixing hooked in, when the network reads in eval mode, then as without it
+    with styles_mixed(net, 1.0, np.random.default_rng(4)):
+        assert torch.equal(net(x), plain)
+        # and while it trains its readings change (batch norms frozen, dropout off)
+        net.train()
+        for module in net.modules():
+            if isinstance(module, (torch.nn.BatchNorm2d, torch.nn.Dropout)):
+                module.eval()
+        assert not torch.allclose(net(x), plain, atol=1e-3)
+    # and once left, no hook is left behind: the exported network is the plain one
+    assert all(not net.features[i]._forward_hooks for i in fit.MIXED_STAGES)
+    assert torch.allclose(net(x), plain, atol=1e-6)
 
 
 def patches() -> list[Patch]:

@@ -231,6 +231,13 @@ def main(argv: list[str] | None = None) -> int:
         "and colours no jitter draws; 0: none)",
     )
     parser.add_argument(
+        "--faces-mixstyle",
+        type=float,
+        default=0.0,
+        help="share of the face stage's batches whose crops swap colour and texture "
+        "statistics inside the network while it trains (MixStyle; 0: none)",
+    )
+    parser.add_argument(
         "--faces-seed", type=int, default=2, help="the face stage's seed, added to SEED"
     )
     parser.add_argument(
@@ -262,6 +269,12 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{option}: each share is between 0 and 1")
     if args.faces_keep is not None and not (args.faces_keep / f"{faces_name}.onnx").is_file():
         parser.error(f"--faces-keep {args.faces_keep}: no {faces_name}.onnx there to keep")
+    for option, share in (
+        ("--faces-randconv", args.faces_randconv),
+        ("--faces-mixstyle", args.faces_mixstyle),
+    ):
+        if not 0.0 <= share <= 1.0:
+            parser.error(f"{option} is a share between 0 and 1, not {share}")
     args.only = list(dict.fromkeys(args.only))  # a stage named twice runs once
     if args.distil and "faces" not in args.only:
         parser.error("--distil teaches a face network: add faces to --only")
@@ -442,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             keep=args.faces_keep / f"{faces_name}.onnx" if args.faces_keep else None,
             teachers=args.distil,
             randconv=args.faces_randconv,
+            mixstyle=args.faces_mixstyle,
             device=args.device,
             workers=args.workers,
         )

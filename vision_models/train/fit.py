@@ -3,6 +3,7 @@ stage on a GPU when asked)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import math
 import multiprocessing as mp
@@ -331,6 +332,7 @@ def train_faces(
     randconv: float = 0.0,
     device: str = "cpu",
     workers: int = 0,
+    mixstyle: float = 0.0,
 ) -> FaceNet:
     """Fit the face classifier with class-balanced batches of augmented crops, from
     scratch or fine-tuned from the exported face network ``start``; with ``keep`` (an
@@ -339,7 +341,8 @@ def train_faces(
     reader ran side by side), every crop but a reader's extra dice is also fitted to
     their mean reading: one network where there were several; ``randconv``: the share of
     each batch's crops seen through a random convolution (``random_convolution``);
-    ``device`` and ``workers``: as ``train_classifier``."""
+    ``mixstyle``: the share of batches whose crops swap styles inside the network
+    (``styles_mixed``); ``device`` and ``workers``: as ``train_classifier``."""
     net = FaceNet(last) if start is None else warm_start(FaceNet(last), start)
     teacher: nn.Module | None = None
     heeded: Callable[[Patch], bool] = distilled
@@ -364,7 +367,55 @@ def train_faces(
         randconv,
         device,
         workers,
+        mixstyle,
     )
+
+
+#: where MixStyle mixes the face network's styles: after its first and second poolings,
+#: whose channel statistics hold most of a crop's colour and texture (Zhou et al.)
+MIXED_STAGES = (1, 4)
+#: the Beta(a, a) the mixing weights are drawn from: mostly near 0 or 1, a partner's
+#: style borrowed a little or nearly whole
+MIX_ALPHA = 0.1
+
+
+def mixed_styles(x: torch.Tensor, share: float, styles: np.random.Generator) -> torch.Tensor:
+    """MixStyle (Zhou et al., "Domain Generalization with MixStyle", ICLR 2021): in
+    ``share`` of the batches, each crop's channel means and spreads in a feature map are
+    mixed with those of a shuffled partner's, so that the network meets bodies, inks and
+    light no crop had, while what the crop shows stays. The map's size and type stay."""
+    if len(x) < 2 or styles.random() >= share:
+        return x
+    flat = x.float()
+    mean = flat.mean((2, 3), keepdim=True).detach()
+    spread = (flat.var((2, 3), keepdim=True) + 1e-6).sqrt().detach()
+    weight = torch.from_numpy(styles.beta(MIX_ALPHA, MIX_ALPHA, (len(x), 1, 1, 1)))
+    weight = weight.float().to(x.device)
+    partner = torch.from_numpy(styles.permutation(len(x))).to(x.device)
+    mixed_mean = weight * mean + (1 - weight) * mean[partner]
+    mixed_spread = weight * spread + (1 - weight) * spread[partner]
+    return ((flat - mean) / spread * mixed_spread + mixed_mean).to(x.dtype)
+
+
+@contextlib.contextmanager
+def styles_mixed(
+    net: nn.Module, share: float, styles: np.random.Generator | None
+) -> Iterator[None]:
+    """``mixed_styles`` after the face network's ``MIXED_STAGES`` while the network
+    trains (hooks, gone on leaving: the exported network is the plain one)."""
+    if not share or styles is None:
+        yield
+        return
+
+    def mix(module: nn.Module, inputs: object, output: torch.Tensor) -> torch.Tensor:
+        return mixed_styles(output, share, styles) if module.training else output
+
+    hooks = [net.features[i].register_forward_hook(mix) for i in MIXED_STAGES]
+    try:
+        yield
+    finally:
+        for hook in hooks:
+            hook.remove()
 
 
 def random_convolution(x: torch.Tensor, share: float, generator: torch.Generator) -> torch.Tensor:
@@ -449,12 +500,14 @@ def train_classifier(
     randconv: float = 0.0,
     device: str = "cpu",
     workers: int = 0,
+    mixstyle: float = 0.0,
 ) -> N:
     """Class-balanced batches of 128 augmented crops, AdamW with a one-cycle schedule,
     under bfloat16 autocast where the CPU does it in hardware; ``warm``: a started
     network, its batch norms frozen (``warm_start``); ``teacher``: a network whose
     readings of the crops ``heeded`` says are kept (``kept_faces_loss``); ``randconv``: the
-    share of crops seen through a random convolution (``random_convolution``).
+    share of crops seen through a random convolution (``random_convolution``);
+    ``mixstyle``: the share of batches whose styles mix inside the network (``styles_mixed``).
 
     ``device`` "cuda" fits on a GPU (bfloat16 autocast there); ``workers`` > 0 cuts the
     crops in that many forked processes (threads where fork is missing), each batch from
@@ -488,6 +541,7 @@ def train_classifier(
     lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
     # drawn only when used: a run without it repeats the runs before it to the bit
     filters = torch.Generator().manual_seed(int(rng.integers(2**31))) if randconv else None
+    styles = np.random.default_rng(int(rng.integers(2**31))) if mixstyle else None
 
     def batches():
         for _ in range(steps):
@@ -502,25 +556,26 @@ def train_classifier(
     if pool is not None:
         drawn = _ahead(pool, _cut, batches(), 4 * workers)
     try:
-        for step, (idx, crops) in enumerate(drawn):
-            x = to_tensor(crops).to(device)
-            if filters is not None:
-                x = random_convolution(x, randconv, filters)
-            x = x.contiguous(memory_format=torch.channels_last)
-            y = torch.from_numpy(labels[idx]).to(device)
-            net.train()
-            if warm:
-                frozen_norms(net)
-            with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=bf16):
-                out = net(x).float()
-                loss = lossf(out, y)
-                if teacher is not None:
-                    kept = torch.tensor([heeded(patches[i]) for i in idx], device=device)
-                    if kept.any():
-                        with torch.no_grad():
-                            said = teacher(x[kept]).float()
-                        loss = loss + kept.float().mean() * kept_faces_loss(out[kept], said)
-            run = _stepped(opt, sched, loss, run, step, steps, name, t0, log)
+        with styles_mixed(net, mixstyle, styles):
+            for step, (idx, crops) in enumerate(drawn):
+                x = to_tensor(crops).to(device)
+                if filters is not None:
+                    x = random_convolution(x, randconv, filters)
+                x = x.contiguous(memory_format=torch.channels_last)
+                y = torch.from_numpy(labels[idx]).to(device)
+                net.train()
+                if warm:
+                    frozen_norms(net)
+                with torch.autocast(torch.device(device).type, dtype=torch.bfloat16, enabled=bf16):
+                    out = net(x).float()
+                    loss = lossf(out, y)
+                    if teacher is not None:
+                        kept = torch.tensor([heeded(patches[i]) for i in idx], device=device)
+                        if kept.any():
+                            with torch.no_grad():
+                                said = teacher(x[kept]).float()
+                            loss = loss + kept.float().mean() * kept_faces_loss(out[kept], said)
+                run = _stepped(opt, sched, loss, run, step, steps, name, t0, log)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
