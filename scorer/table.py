@@ -31,6 +31,7 @@ from scorer.bus import Bus
 from scorer.dice import CARD_RANKS
 from scorer.dice_sets import DEFAULT_RANKS, rank_labels
 from scorer.errors import BadDice, ForbiddenMove, ScorerError, StaleState
+from scorer.tray import TrayRegion
 
 log = logging.getLogger(__name__)
 
@@ -234,8 +235,8 @@ class Table:
         self._ticker: threading.Thread | None = None
         self._deadlines: dict[int, tuple[tuple[Any, ...], float]] = {}
         self.status = Status()
-        self.region: list[float] | None = None
-        self.tray_file = tray_file
+        #: where the tray lies in the picture, kept in ``tray_file`` (``scorer.tray``)
+        self.tray = TrayRegion(tray_file)
         self.last_frame: Any = None
         #: the table's sets of dice and their taught profiles (``scorer.dice_sets``)
         self.dice_sets = dice_sets
@@ -248,7 +249,6 @@ class Table:
         # written throws wait here to be taught, in order, off the request's thread
         self._lessons_due: queue.Queue = queue.Queue()
         self._learner: threading.Thread | None = None
-        self._load_region()
         self._describe_devices()
 
     # -- devices ----------------------------------------------------------------
@@ -781,7 +781,7 @@ class Table:
         (the reader looks again where it reads fewer)."""
         assert self.reader is not None
         self.last_frame = frames[-1]
-        crops = [self._crop(f) for f in frames]
+        crops = [self.tray.cut(f) for f in frames]
         with self._reader_lock:
             self._use_dice_set(dice_set, faces)
             votes = getattr(self.reader, "read_votes", None)
@@ -789,7 +789,7 @@ class Table:
                 reading = votes(crops, faces=faces, least=least)
             else:
                 reading = self.reader.read(crops[-1], faces=faces, least=least)
-        return self._uncrop(reading, frames[-1])
+        return self.tray.placed(reading, frames[-1])
 
     # -- the table's dice sets: reading with a taught profile, learning from play ------
 
@@ -946,12 +946,12 @@ class Table:
             self._use_letters(set_id)
             self.reader.profile = trial.joined(prior) if prior is not None else trial
             try:
-                reading = self.reader.read(self._crop(frame), faces)
+                reading = self.reader.read(self.tray.cut(frame), faces)
             finally:
                 self.reader.profile = before[0]
                 if before[1] is not None:
                     self.reader.ranks = before[1]
-            return self._uncrop(reading, frame)
+            return self.tray.placed(reading, frame)
 
         mine = (v for v in views if v[0] in profile.sources())
         seen: dict[str, Any] = {}
@@ -1097,8 +1097,8 @@ class Table:
             taught = set(profile.sources()) if profile is not None else set()
             for lesson_id, (frame, photo) in self._lessons.items() if reread else ():
                 if f"lesson {lesson_id}" in taught:
-                    reading = self.reader.read(self._crop(frame), kind)
-                    reading = self._uncrop(reading, frame)
+                    reading = self.reader.read(self.tray.cut(frame), kind)
+                    reading = self.tray.placed(reading, frame)
                     reads.append({"photo": photo, "dice": [d.to_dict() for d in reading.dice]})
         return {
             "set": set_id,
@@ -1142,65 +1142,12 @@ class Table:
 
         Kept in ``tray_file`` (when given), so the tray stays marked across restarts.
         """
-        self.region = self._checked_region(region)
-        if self.tray_file is not None:
-            import json
+        self.tray.mark(region)
 
-            self.tray_file.parent.mkdir(parents=True, exist_ok=True)
-            self.tray_file.write_text(json.dumps({"region": self.region}) + "\n")
-
-    def _load_region(self) -> None:
-        if self.tray_file is None or not self.tray_file.exists():
-            return
-        import json
-
-        try:
-            self.region = self._checked_region(json.loads(self.tray_file.read_text())["region"])
-        except (ValueError, KeyError, TypeError, ScorerError) as err:
-            log.warning("ignoring the tray region in %s: %s", self.tray_file, err)
-
-    @staticmethod
-    def _checked_region(region: Sequence[float] | None) -> list[float] | None:
-        if region is None:
-            return None
-        try:
-            values = [float(v) for v in region]
-        except (TypeError, ValueError) as err:
-            raise ScorerError("the tray region is [x, y, w, h], each a fraction 0..1") from err
-        if len(values) != 4 or not all(0.0 <= v <= 1.0 for v in values):
-            raise ScorerError("the tray region is [x, y, w, h], each a fraction 0..1")
-        x, y, w, h = values
-        if w < 0.05 or h < 0.05 or x + w > 1.0001 or y + h > 1.0001:
-            raise ScorerError("the tray region must lie inside the picture and not be tiny")
-        return values
-
-    def _pixels(self, frame: Any) -> tuple[int, int, int, int]:
-        height, width = frame.shape[:2]
-        if not self.region:
-            return 0, 0, width, height
-        x, y, w, h = self.region
-        return int(x * width), int(y * height), max(1, int(w * width)), max(1, int(h * height))
-
-    def _crop(self, frame: Any) -> Any:
-        if not self.region:
-            return frame
-        x, y, w, h = self._pixels(frame)
-        return frame[y : y + h, x : x + w]
-
-    def _uncrop(self, reading: Any, frame: Any) -> Any:
-        if not self.region:
-            return reading
-        import dataclasses
-
-        x0, y0, _, _ = self._pixels(frame)
-        try:
-            dice = tuple(
-                dataclasses.replace(d, box=(d.box[0] + x0, d.box[1] + y0, d.box[2], d.box[3]))
-                for d in reading.dice
-            )
-            return dataclasses.replace(reading, dice=dice)
-        except (TypeError, AttributeError, IndexError):
-            return reading
+    @property
+    def region(self) -> list[float] | None:
+        """The tray's part of the picture as fractions [x, y, w, h]; None: all of it."""
+        return self.tray.fractions
 
     def test_read(self) -> dict[str, Any]:
         """Capture and read without touching any game (the camera page's "Test read")."""
