@@ -1,8 +1,8 @@
 """Where a die is cut from a frame: the face crop, turned so its edges run upright, and
 the court network's closer crop.
 
-Training cuts its crops with these same functions, so a crop the networks read is cut
-as the ones they learnt from.
+Training cuts its crops at these spans and sizes and turns them by the same measure
+(``tilt``), so a crop the networks read is cut as the ones they learnt from.
 """
 
 from __future__ import annotations
