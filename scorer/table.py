@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import queue
 import random
 import threading
 import time
@@ -31,6 +30,7 @@ from scorer.bus import Bus
 from scorer.dice import CARD_RANKS
 from scorer.dice_sets import DEFAULT_RANKS, rank_labels
 from scorer.errors import BadDice, ForbiddenMove, ScorerError, StaleState
+from scorer.lessons import Lessons
 from scorer.tray import TrayRegion
 
 log = logging.getLogger(__name__)
@@ -241,14 +241,24 @@ class Table:
         #: the table's sets of dice and their taught profiles (``scorer.dice_sets``)
         self.dice_sets = dice_sets
         self._reader_lock = threading.RLock()  # one reading or lesson at a time
-        self._lessons: dict[str, tuple[Any, str | None]] = {}
-        self._lesson_dice: dict[str, list[Any]] = {}  # a taught lesson's dice as named
         self._pending_reading: Any = None  # the reading a pending throw waits with
         #: per game: boxes of the pending reading's throw named no die (``no_die_here``)
         self._no_dice: dict[int, list[list[int]]] = {}
-        # written throws wait here to be taught, in order, off the request's thread
-        self._lessons_due: queue.Queue = queue.Queue()
-        self._learner: threading.Thread | None = None
+        #: what the sets learn from play and from /camera (``scorer.lessons``)
+        self.lessons = Lessons(
+            store,
+            dice_sets,
+            reader,
+            lock=self._reader_lock,
+            tray=self.tray,
+            photos=photos,
+            set_of=self.dice_set_of,
+            use_dice_set=self._use_dice_set,
+            use_letters=self._use_letters,
+            say=self.say,
+            rng=self.rng,
+            unsure_below=unsure_below,
+        )
         self._describe_devices()
 
     # -- devices ----------------------------------------------------------------
@@ -435,7 +445,7 @@ class Table:
             self.current_game_id = game_id
             self.publish(game_id, game)
             if event["type"] in {"write", "scratch", "undo"}:  # queued in the order stored
-                self._learn_later(game_id, event["type"], int(game.version))
+                self.lessons.learn_later(game_id, event["type"], int(game.version))
         return game
 
     def _clear_pending(self, game_id: int) -> None:
@@ -791,7 +801,7 @@ class Table:
                 reading = self.reader.read(crops[-1], faces=faces, least=least)
         return self.tray.placed(reading, frames[-1])
 
-    # -- the table's dice sets: reading with a taught profile, learning from play ------
+    # -- the table's dice sets: reading with a taught profile ---------------------------
 
     def dice_set_of(self, game_id: int) -> str | None:
         """The set of dice a game is read with (chosen on /setup), if it still exists."""
@@ -804,14 +814,6 @@ class Table:
             return set_id
         except ScorerError:
             return None
-
-    def _set_faces(self, set_id: str) -> str:
-        """The dice a set's lesson is read as: poker dice where the set prints letters
-        the networks did not learn (its prior is of poker dice), else any."""
-        from scorer.vision.script import PRIORS
-
-        assert self.dice_sets is not None
-        return "cards" if self.dice_sets.ranks(set_id) in PRIORS else "any"
 
     def _use_dice_set(self, set_id: str | None, faces: str = "any") -> None:
         """Give the reader the set's taught profile (none for an untaught or unusable
@@ -840,149 +842,11 @@ class Table:
         known = self.dice_sets is not None and set_id is not None
         self.reader.ranks = self.dice_sets.ranks(set_id) if known else "latin"
 
-    def _learn_later(self, game_id: int, kind: str, seq: int) -> None:
-        """Queue a write or undo for ``learn`` on the table's learner thread: teaching
-        reads a photo and saves the profile, which a write must not wait for."""
-        if self.dice_sets is None or self.reader is None or not hasattr(self.reader, "embed"):
-            return
-        if self._learner is None or not self._learner.is_alive():
-            self._learner = threading.Thread(target=self._learning, name="table-learn", daemon=True)
-            self._learner.start()
-        self._lessons_due.put((game_id, kind, seq))
-
-    def _learning(self) -> None:
-        while True:
-            item = self._lessons_due.get()
-            try:
-                if item is None:
-                    return
-                self.learn(*item)
-            finally:
-                self._lessons_due.task_done()
-
-    def settle_learning(self) -> None:
-        """Wait until every write and undo so far has been taught (or taken back)."""
-        self._lessons_due.join()
-
-    def learn(self, game_id: int, kind: str, seq: int | None = None) -> int:
-        """Teach the game's set from the turn the write at ``seq`` ended (its throws'
-        photos, with the values written), or, after an undo, take back what a write no
-        longer standing taught. Never stops the game: a failure is a log line. Returns
-        how many dice were taught."""
-        set_id = self.dice_set_of(game_id)
-        if set_id is None or self.reader is None or not hasattr(self.reader, "embed"):
-            return 0
-        try:
-            return self._learn(game_id, set_id, kind, seq)
-        except Exception:  # teaching is a bonus; the game must go on whatever happens
-            log.exception("game %s: the dice set %s learnt nothing", game_id, set_id)
-            return 0
-
-    def _learn(self, game_id: int, set_id: str, kind: str, seq: int | None) -> int:
-        from scorer.dice_sets import effective, turn_lessons
-
-        rows = effective(self.store.events(game_id))
-        if kind != "undo" and seq is not None:
-            ends = [i for i, r in enumerate(rows) if r["seq"] == seq]
-            if not ends:  # undone before it was taught
-                return 0
-            rows = rows[: ends[0] + 1]
-        prefix = f"game {game_id} event "
-        with self._reader_lock:
-            profile = self.dice_sets.editable(set_id, self.reader)
-            if profile is None:  # an unusable profile file: /camera says so
-                return 0
-            if kind == "undo":
-                standing = {f"{prefix}{r['seq']}" for r in rows}
-                gone = [s for s in profile.sources() if s.startswith(prefix) and s not in standing]
-                removed = sum(profile.forget(s) for s in gone)
-                if removed:
-                    self.dice_sets.save(set_id, profile)
-                return 0
-            dice_kind = self.store.setup(game_id).dice
-            source = f"{prefix}{rows[-1]['seq']}"
-            taught = 0
-            for lesson in turn_lessons(rows, dice_kind):
-                frame = self._photo(lesson.photo)
-                if frame is None:
-                    continue
-                taught += self._teach_frame(profile, frame, lesson.dice, source)
-            if not taught:
-                return 0
-            self.dice_sets.save(set_id, profile)
-        self._judge(set_id, profile, self._game_views(rows, dice_kind, prefix))
-        return taught
-
-    def _game_views(self, rows: list[dict[str, Any]], dice_kind: str, prefix: str) -> Any:
-        """The game's written turns' photos, newest first, as ``teaching.judge`` reads them
-        (each photo loaded only when its turn comes)."""
-        from scorer.dice_sets import turn_lessons
-
-        for end in range(len(rows) - 1, -1, -1):
-            if rows[end]["event"].get("type") not in ("write", "scratch"):
-                continue
-            source = f"{prefix}{rows[end]['seq']}"
-            for lesson in turn_lessons(rows[: end + 1], dice_kind):
-                frame = self._photo(lesson.photo)
-                if frame is not None:
-                    yield source, frame, _named(lesson.dice)
-
-    def _judge(self, set_id: str, profile: Any, views: Any) -> None:
-        """Read the set's newest taught photos with its size and without it (``teaching.
-        judge``), one reading at a time under the reader's lock so that a throw waits for
-        one reading at most; the trials are kept if the set was not forgotten meanwhile."""
-        from itertools import islice
-
-        from scorer.vision.teaching import JUDGED_PHOTOS, game_faces, record_trials, trials
-
-        faces = game_faces(profile)
-        # a set printing another script is read with its prior: so are its trials (loaded
-        # under the reader's lock: a prior built with other networks is described by them)
-        with self._reader_lock:
-            prior = self.dice_sets.prior(set_id, self.reader) if faces == "cards" else None
-
-        def read(trial: Any, frame: Any) -> Any:  # under the reader's lock (``trials``)
-            before = self.reader.profile, getattr(self.reader, "ranks", None)
-            self._use_letters(set_id)
-            self.reader.profile = trial.joined(prior) if prior is not None else trial
-            try:
-                reading = self.reader.read(self.tray.cut(frame), faces)
-            finally:
-                self.reader.profile = before[0]
-                if before[1] is not None:
-                    self.reader.ranks = before[1]
-            return self.tray.placed(reading, frame)
-
-        mine = (v for v in views if v[0] in profile.sources())
-        seen: dict[str, Any] = {}
-        scores = trials(profile, islice(mine, JUDGED_PHOTOS), read, self._reader_lock, seen)
-        with self._reader_lock:
-            if self.dice_sets.editable(set_id, self.reader) is not profile:
-                return
-            if scores:
-                record_trials(profile, scores, seen)
-                self.dice_sets.save(set_id, profile)
-
-    def _teach_frame(self, profile: Any, frame: Any, dice: Sequence[Any], source: str) -> int:
-        """Teach ``dice`` ((box, value, kind, corrected) each) of one photo; dice of the
-        other kind than the set's are refused (logged) and the rest still taught."""
-        from scorer.vision.profile import ProfileError
-        from scorer.vision.teaching import teach_dice
-
-        try:
-            return teach_dice(self.reader, profile, frame, _named(dice), source)
-        except ProfileError as err:
-            log.warning("not taught from %s: %s", source, err)
-            self.say(str(err))
-            return 0
-
-    # -- teaching a set on purpose (/camera) --------------------------------------------
+    # -- a lesson's photo for /camera (kept and taught by ``self.lessons``) ------------
 
     def lesson(self, set_id: str) -> dict[str, Any]:
         """Photograph the tray and read it as the set reads now: the page shows the photo
-        with what was read, for the player to fix before ``teach_lesson``."""
-        import dataclasses
-
+        with what was read, for the player to fix before ``Lessons.teach``."""
         if self.dice_sets is None:
             raise ScorerError("this table keeps no sets of dice")
         self.dice_sets.folder(set_id)
@@ -992,148 +856,12 @@ class Table:
             raise TableBusy("Still reading the dice: try again in a moment.")
         try:
             frames = self._grab()
-            reading = self._read(frames, self._set_faces(set_id), dice_set=set_id)
+            reading = self._read(frames, self.lessons.faces(set_id), dice_set=set_id)
         finally:
             self._busy_lock.release()
         frame = frames[-1]
         photo = self._save_photo(f"lessons/{set_id}", frame)
-        lesson_id = f"{set_id}-{len(self._lessons) + 1}-{self.rng.randrange(1 << 30):x}"
-        self._lessons[lesson_id] = (frame, photo)
-        for old in list(self._lessons)[: -self.LESSONS_KEPT]:
-            del self._lessons[old]
-            self._lesson_dice.pop(old, None)
-        height, width = frame.shape[:2]
-        dice = [dataclasses.asdict(d) | {"box": list(d.box)} for d in reading.dice]
-        profile = self.reader.profile if hasattr(self.reader, "profile") else None
-        kind = getattr(profile, "kind", None) or _likely_kind(dice)
-        return {
-            "lesson": lesson_id,
-            "photo": photo,
-            "size": [int(width), int(height)],
-            "dice": dice,
-            "kind": kind,
-            "threshold": float(getattr(reading, "threshold", self.unsure_below)),
-        }
-
-    LESSONS_KEPT = 12
-
-    def teach_lesson(
-        self, set_id: str, lesson_id: str, dice: Sequence[dict[str, Any]], kind: str
-    ) -> dict[str, Any]:
-        """Teach the set from a lesson's photo: ``dice`` are every die on it as the
-        player settled them (``box`` as read, or ``x, y`` tapped where a missed die lies;
-        ``value``, 0 for a box where there is no die; ``read``: the value read, if any).
-        Returns the set's summary."""
-        from statistics import median
-
-        if self.dice_sets is None or self.reader is None:
-            raise ScorerError("this table keeps no sets of dice")
-        if lesson_id not in self._lessons or not lesson_id.startswith(f"{set_id}-"):
-            raise ScorerError("that photo is no longer kept: throw and read again")
-        if kind not in ("pips", "card"):
-            raise ScorerError(f"dice are pips or card dice, not {kind!r}")
-        frame, _ = self._lessons[lesson_id]
-        boxes = [d["box"] for d in dice if d.get("box")]
-        side = median(max(b[2], b[3]) for b in boxes) if boxes else min(frame.shape[:2]) / 10
-        named = []
-        for die in dice:
-            value = die.get("value")
-            if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 6:
-                raise ScorerError(f"a die's value is 1..6 (0: no die there), not {value!r}")
-            if not value and not die.get("box"):
-                raise ScorerError("only a box the reader marked can be no die (value 0)")
-            if die.get("box"):
-                box = tuple(int(v) for v in die["box"])
-            else:
-                x, y = float(die["x"]), float(die["y"])
-                box = (round(x - side / 2), round(y - side / 2), round(side), round(side))
-            named.append((box, value, kind, die.get("read") != value))
-        with self._reader_lock:
-            profile = self.dice_sets.editable(set_id, self.reader, replace=True)
-            self._teach_frame_strict(profile, frame, named, f"lesson {lesson_id}")
-            self.dice_sets.save(set_id, profile)
-        self._lesson_dice[lesson_id] = _named(named)
-        kept = [k for k in reversed(self._lessons) if k in self._lesson_dice]
-        self._judge(
-            set_id,
-            profile,
-            ((f"lesson {k}", self._lessons[k][0], self._lesson_dice[k]) for k in kept),
-        )
-        return self.dice_set_summary(set_id)
-
-    def _teach_frame_strict(self, profile: Any, frame: Any, dice: Sequence[Any], source: str):
-        from scorer.vision.profile import ProfileError
-        from scorer.vision.teaching import teach_dice
-
-        kinds = {face for _, _, face, _ in dice}
-        if profile.kind is not None and kinds - {profile.kind}:
-            raise ProfileError(
-                f"the set {profile.name or '(unnamed)'} holds {profile.kind} dice: "
-                f"{' and '.join(sorted(kinds))} labels belong to another set"
-            )
-        profile.forget(source)  # a lesson taught twice counts once
-        teach_dice(self.reader, profile, frame, _named(dice), source)
-
-    def dice_set_summary(self, set_id: str, *, reread: bool = True) -> dict[str, Any]:
-        """How many faces of each value the set has seen, and (``reread``) what it reads now
-        on the photos it was taught from on /camera (the lessons this table still keeps:
-        up to a dozen readings, which a page load should not wait for)."""
-        from scorer.dice import BACKGROUND, class_face
-
-        if self.dice_sets is None:
-            raise ScorerError("this table keeps no sets of dice")
-        with self._reader_lock:
-            kind = self._set_faces(set_id)
-            self._use_dice_set(set_id, kind)
-            # what it has seen is its own; what it reads now, with the prior it reads with
-            profile = self.dice_sets.profile(set_id, self.reader)
-            faces: dict[str, int] = {}
-            counts = profile.counts() if profile is not None else {}
-            for label, n in counts.items():
-                if label != BACKGROUND:
-                    face, value = class_face(label)
-                    faces[f"{face}:{value}"] = n
-            reads = []
-            taught = set(profile.sources()) if profile is not None else set()
-            for lesson_id, (frame, photo) in self._lessons.items() if reread else ():
-                if f"lesson {lesson_id}" in taught:
-                    reading = self.reader.read(self.tray.cut(frame), kind)
-                    reading = self.tray.placed(reading, frame)
-                    reads.append({"photo": photo, "dice": [d.to_dict() for d in reading.dice]})
-        return {
-            "set": set_id,
-            "name": self.dice_sets.name(set_id),
-            "kind": getattr(profile, "kind", None),
-            "faces": faces,
-            "not_dice": counts.get(BACKGROUND, 0),
-            "crops": len(profile) if profile is not None else 0,
-            "reads": reads,
-            "size": _size_of(profile),
-            "sureness": _sureness_of(profile),
-            "problem": self.dice_sets.problem(set_id),
-            "ranks": self.dice_sets.ranks(set_id),
-            "rank_labels": list(self.dice_sets.labels(set_id)),
-        }
-
-    def forget_dice_set(self, set_id: str) -> dict[str, Any]:
-        """Forget everything a set was taught (its profile file goes; the set stays)."""
-        if self.dice_sets is None:
-            raise ScorerError("this table keeps no sets of dice")
-        with self._reader_lock:
-            folder = self.dice_sets.folder(set_id)
-            (folder / "profile.npz").unlink(missing_ok=True)
-            self.dice_sets.save(set_id, _Empty())
-        return self.dice_set_summary(set_id)
-
-    def _photo(self, relative: str) -> Any:
-        if self.photos is None:
-            return None
-        import cv2
-
-        path = (self.photos / relative).resolve()
-        if self.photos.resolve() not in path.parents:
-            return None
-        return cv2.imread(str(path), cv2.IMREAD_COLOR)
+        return self.lessons.keep(set_id, frame, photo, reading)
 
     # -- the tray region and the camera page ----------------------------------------
 
@@ -1404,9 +1132,7 @@ class Table:
 
     def close(self) -> None:
         self._stop.set()
-        if self._learner is not None and self._learner.is_alive():
-            self._lessons_due.put(None)
-            self._learner.join(timeout=10)
+        self.lessons.close()
         if self._ticker is not None:
             self._ticker.join(timeout=2)
         self.bus.close()
@@ -1414,37 +1140,6 @@ class Table:
         if callable(closer):
             with contextlib.suppress(Exception):
                 closer()
-
-
-def _size_of(profile: Any) -> dict[str, Any] | None:
-    """How big the set's dice look (side px, frame [w, h]) and whether the reader uses it
-    (its taught photos read no worse with it), for /camera; None before it is known."""
-    size = getattr(profile, "size", None)
-    if size is None:
-        return None
-    return {
-        "side": round(float(size.side), 1),
-        "frame": [int(v) for v in size.frame],
-        "used": bool(getattr(profile, "uses_size", True)),
-    }
-
-
-def _sureness_of(profile: Any) -> dict[str, Any] | None:
-    """How sure the set has found its readings to be (``DiceProfile.temperature``): the dice
-    its trials read, the sure ones and those of them wrong; None before any trial."""
-    from scorer.vision.reading import DEFAULT_THRESHOLD
-
-    if profile is None or not hasattr(profile, "trial_sureness"):
-        return None
-    dice, sure, wrong = profile.trial_sureness(DEFAULT_THRESHOLD)
-    if not dice:
-        return None
-    return {
-        "temperature": float(profile.temperature),
-        "dice": dice,
-        "sure": sure,
-        "wrong": wrong,
-    }
 
 
 def least_sure(dice: Sequence[Any], expected: int) -> list[int]:
@@ -1459,23 +1154,6 @@ def least_sure(dice: Sequence[Any], expected: int) -> list[int]:
     if float(dice[kept[-1]].confidence) <= float(dice[out[0]].confidence):
         return []
     return sorted(out)
-
-
-def _named(dice: Sequence[Any]) -> list[Any]:
-    """A photo's dice ((box, value, kind, corrected) each; value 0: no die there) as
-    ``teaching.TaughtDie``."""
-    from scorer.dice import BACKGROUND, face_class
-    from scorer.vision.teaching import TaughtDie
-
-    return [
-        TaughtDie(
-            (x + w / 2, y + h / 2),
-            float(max(w, h)),
-            face_class(face, value) if value else BACKGROUND,
-            fixed,
-        )
-        for (x, y, w, h), value, face, fixed in dice
-    ]
 
 
 def _box_of(die: Any) -> list[int] | None:
@@ -1498,16 +1176,3 @@ __all__ = [
     "hints_available",
     "load_reader",
 ]
-
-
-class _Empty:
-    """A profile with nothing taught (``DiceSets.save`` then removes the file)."""
-
-    def __len__(self) -> int:
-        return 0
-
-
-def _likely_kind(dice: Sequence[dict[str, Any]]) -> str:
-    """The kind most dice of a reading were read as ("pips" when none was read)."""
-    cards = sum(d.get("face") == "card" for d in dice)
-    return "card" if 2 * cards > len(dice) else "pips"

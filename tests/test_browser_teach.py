@@ -145,7 +145,7 @@ def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live
             expect(summary).to_contain_text("px across: photos are read at their size.")
             # and says it is read less surely exactly where its trials found sure dice wrong
             (set_id,) = [s["id"] for s in table.dice_sets.list() if s["name"] == "Logo dice"]
-            sureness = table.dice_set_summary(set_id, reread=False)["sureness"]
+            sureness = table.lessons.summary(set_id, reread=False)["sureness"]
             told = "these dice are now read less surely"
             if sureness and sureness["temperature"] > 1:
                 expect(summary).to_contain_text(f"{sureness['wrong']} of {sureness['sure']} sure")

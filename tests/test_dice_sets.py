@@ -183,7 +183,7 @@ def test_given_a_game_with_a_set_when_a_misread_six_is_corrected_and_written_the
         # when the players correct every die and write the throw
         settle(table, game_id, read, values)
         table.write(game_id, cell)
-    table.settle_learning()
+    table.lessons.settle()
     # then the set was taught those dice, and the file is on disk
     profile = table.dice_sets.profile(set_id, table.reader)
     assert profile is not None and len(profile) == 10
@@ -203,7 +203,7 @@ def test_given_a_game_with_a_set_when_a_misread_six_is_corrected_and_written_the
     # when the last write is undone, its lesson goes with it, and the first one stays
     table.undo(game_id)  # the throw
     table.undo(game_id)  # the write
-    table.settle_learning()
+    table.lessons.settle()
     profile = table.dice_sets.profile(set_id, table.reader)
     assert len(profile) == 5 and len(profile.sources()) == 1
     assert set(profile.trials) == profile.sources() == set(profile.seen)
@@ -236,7 +236,7 @@ def test_given_a_damaged_profile_when_a_game_throws_then_read_untaught_and_camer
     assert "not a readable dice profile" in table.status.extra["dice_set_problem"]
     # and writing the throw neither crashes nor replaces the damaged file
     table.write(game_id, "twos")
-    table.settle_learning()
+    table.lessons.settle()
     assert (table.dice_sets.folder(set_id) / "profile.npz").read_bytes() == b"half a file"
 
 
@@ -389,7 +389,7 @@ def test_given_two_sets_when_one_is_taught_then_the_other_reads_as_before(logo_t
         state = play_throw(table, camera, game_id, seed, [6, 1, 6, 3, 5])
         settle(table, game_id, [d["value"] for d in state["dice"]], [6, 1, 6, 3, 5])
         table.write(game_id, cell)
-    table.settle_learning()
+    table.lessons.settle()
     assert len(table.dice_sets.profile(logo, table.reader)) == 10
     # then a game with the white set reads the white dice exactly as before
     table.dice_sets.choose(white)

@@ -93,7 +93,7 @@ def ranks(set_id: str, body: DiceSetRanks) -> Response:
     {200: SUMMARY, 404: UNKNOWN_SET},
 )
 def summary(set_id: str) -> Response:
-    return jsonify(table().dice_set_summary(set_id))
+    return jsonify(table().lessons.summary(set_id))
 
 
 @bp.post("/<set_id>/lesson")
@@ -126,7 +126,7 @@ def lesson(set_id: str, body: Nothing) -> Response:
 )
 def teach(set_id: str, body: Lesson) -> Response:
     dice = [die.model_dump() for die in body.dice]
-    return jsonify(table().teach_lesson(set_id, body.lesson, dice, body.kind))
+    return jsonify(table().lessons.teach(set_id, body.lesson, dice, body.kind))
 
 
 @bp.post("/<set_id>/forget")
@@ -136,4 +136,4 @@ def teach(set_id: str, body: Lesson) -> Response:
     body=Nothing,
 )
 def forget(set_id: str, body: Nothing) -> Response:
-    return jsonify(table().forget_dice_set(set_id))
+    return jsonify(table().lessons.forget(set_id))

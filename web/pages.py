@@ -285,7 +285,7 @@ def camera() -> str:
     summary = None
     if sets is not None and sets.chosen is not None:
         try:
-            summary = table().dice_set_summary(sets.chosen, reread=False)  # teach.js asks
+            summary = table().lessons.summary(sets.chosen, reread=False)  # teach.js asks
         except ScorerError:
             summary = None
     return render_template(
