@@ -148,6 +148,27 @@ def test_a_whole_scene_renders_with_labels_inside_the_photo() -> None:
 
 
 @pytest.mark.slow
+def test_small_dice_are_rendered_with_more_pixels_and_the_same_labels() -> None:
+    # given a plan whose dice come out small in a tiny photo
+    seeds = (dataset.plan_seed(9, "train", i) for i in range(50))
+    plan = next(p for s in seeds if len((p := looks.scene_plan(s, "train")).dice) <= 4)
+    small = blender.render(plan, samples=1, threads=2, max_side=96)
+    assert small.dice and np.median([max(d.box[2:]) for d in small.dice]) < 40
+    # when it is rendered asking for dice of 40 px
+    sharp = blender.render(plan, samples=1, threads=2, max_side=96, min_die=40.0)
+    # then the photo is larger, the same dice are labelled, and each box grew with it
+    height, width = sharp.image.shape[:2]
+    grown = max(height, width) / 96
+    assert grown > 1 and max(height, width) % 32 == 0
+    assert np.median([max(d.box[2:]) for d in sharp.dice]) >= 40 - 1e-6
+    assert [(d.value, d.face) for d in sharp.dice] == [(d.value, d.face) for d in small.dice]
+    for a, b in zip(small.dice, sharp.dice, strict=True):
+        assert np.allclose(np.array(b.box), np.array(a.box) * grown, atol=1.0)
+        x, y, w, h = b.box
+        assert x >= 0 and y >= 0 and x + w <= width and y + h <= height
+
+
+@pytest.mark.slow
 def test_a_stopped_run_carries_on_with_only_the_missing_photos(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

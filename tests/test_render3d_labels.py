@@ -261,6 +261,30 @@ def test_the_contact_sheet_draws_each_labelled_box(tmp_path: Path) -> None:
     assert sheet[150, 250].tolist() == [128, 128, 128]
 
 
+@pytest.mark.parametrize(
+    ("sides", "side"),
+    [
+        ([50.0, 60.0, 70.0], 640),  # dice big enough: as asked
+        ([], 640),  # no die labelled: nothing to enlarge for
+        ([20.0, 21.0, 30.0], 1248),  # 640 x 40 / 21 = 1219, rounded up to 32
+        ([15.0, 16.0, 17.0], 1600),  # 640 x 40 / 16
+        ([2.0], 3200),  # never past the limit
+    ],
+)
+def test_a_photo_of_small_dice_is_rendered_large_enough_to_show_them(
+    sides: list[float], side: int
+) -> None:
+    # given the dice's sides at 640 px, and a wish for dice of 40 px
+    # when the side to render at is chosen (at most 3200 px)
+    chosen = geometry.sharp_side(sides, 640, 40.0, 3200)
+    # then small dice are brought to 40 px, by a side a multiple of 32 px
+    assert chosen == side
+    if sides and 640 < side < 3200:
+        assert np.median(sides) * side / 640 >= 40.0 and side % 32 == 0
+    # and without the wish the photo stays as asked
+    assert geometry.sharp_side(sides, 640, 0.0, 3200) == 640
+
+
 def test_the_command_names_bad_input_and_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -270,6 +294,10 @@ def test_the_command_names_bad_input_and_exits_2(
         main(["--train", "-1", "--root", str(tmp_path)])
     assert stop.value.code == 2
     assert "--train must not be negative" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["--min-die", "-5", "--root", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--min-die must not be negative" in capsys.readouterr().err
     assert main(["--sheet", str(tmp_path / "s.png"), "--root", str(tmp_path)]) == 2
     assert "no rendered photos" in capsys.readouterr().err
 

@@ -28,6 +28,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument("--threads", type=int, default=1, help="Cycles threads")
     p.add_argument("--max-side", type=int, default=1024, help="longest side of a photo, px")
     p.add_argument(
+        "--min-die",
+        type=float,
+        default=0.0,
+        help="a photo whose median die would be under this many px is rendered larger "
+        "(up to 1600 px), as a camera shows small dice (default: never)",
+    )
+    p.add_argument(
         "--sheet", type=Path, default=None, help="write a contact sheet PNG of the cache and stop"
     )
     p.add_argument("--split", choices=("train", "test"), default="train", help="for --sheet")
@@ -61,6 +68,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     for name in ("train", "test", "seed", "table"):
         if (getattr(args, name) or 0) < 0:
             p.error(f"--{name} must not be negative")
+    if args.min_die < 0:
+        p.error("--min-die must not be negative")
     for name in ("samples", "threads", "max_side"):
         if getattr(args, name) < 1:
             p.error(f"--{name.replace('_', '-')} must be at least 1")
@@ -108,7 +117,11 @@ def main(argv: list[str] | None = None) -> int:
         if args.version != dataset.VERSION:
             plan = looks.with_version(plan, args.version)
         render = blender.render(
-            plan, samples=args.samples, threads=args.threads, max_side=args.max_side
+            plan,
+            samples=args.samples,
+            threads=args.threads,
+            max_side=args.max_side,
+            min_die=args.min_die,
         )
         notes = {
             "seed": plan.seed,
@@ -124,6 +137,7 @@ def main(argv: list[str] | None = None) -> int:
                 "sensor": list(plan.camera.sensor),
             },
             "seconds": round(time.monotonic() - t0, 1),
+            "size": [int(render.image.shape[1]), int(render.image.shape[0])],
         }
         if args.table is not None:
             notes["table"] = args.table

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -26,8 +26,10 @@ SEGMENTS = 4  # steps in each rounded rim of a die's mesh
 FRAMES = 150  # simulated frames (at 60 fps): dice have come to rest long before
 #: rendered photos are at most this wide (the nominal sensor is shrunk to it): the reader
 #: shrinks every photo to a 320-px board first and cuts 48-px face crops, so more pixels
-#: cost render time and teach nothing
+#: cost render time and teach nothing, unless the dice are small (``render``'s ``min_die``)
 MAX_SIDE = 1024
+#: the long side a photo of small dice is rendered at, at most (``min_die``)
+SHARP_LIMIT = 1600
 
 
 @dataclass(frozen=True)
@@ -766,6 +768,17 @@ def _top_visible(scene, die: bpy.types.Object, side: float, eye: np.ndarray) -> 
     return seen / len(offsets)
 
 
+def _resolution(
+    scene: bpy.types.Scene, plan: ScenePlan, camera: geometry.Camera, max_side: int
+) -> geometry.Camera:
+    """The scene's camera rendering the nominal sensor shrunk to ``max_side`` instead."""
+    width, height = plan.camera.sensor
+    scale = min(1.0, max_side / max(width, height))
+    width, height = round(width * scale), round(height * scale)
+    scene.render.resolution_x, scene.render.resolution_y = width, height
+    return replace(camera, width=width, height=height)
+
+
 def _develop(path: Path, plan: ScenePlan, rng: np.random.Generator, max_side: int) -> np.ndarray:
     """The camera's own faults on the rendered frame: shake, sensor noise."""
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -791,9 +804,18 @@ def _develop(path: Path, plan: ScenePlan, rng: np.random.Generator, max_side: in
 
 
 def render(
-    plan: ScenePlan, *, samples: int = 16, threads: int = 1, max_side: int = MAX_SIDE
+    plan: ScenePlan,
+    *,
+    samples: int = 16,
+    threads: int = 1,
+    max_side: int = MAX_SIDE,
+    min_die: float = 0.0,
 ) -> Render:
-    """Build the plan's scene, throw, frame, light and render it; label every clear die."""
+    """Build the plan's scene, throw, frame, light and render it; label every clear die.
+
+    ``min_die``: a photo whose dice's median side would be under this many px at
+    ``max_side`` is rendered larger (``geometry.sharp_side``, up to SHARP_LIMIT), the same
+    scene and light: small dice are then cut from real pixels, as a camera's are."""
     rng = np.random.default_rng([plan.seed, 3])
     scene = new_scene(threads)
     bpy.ops.rigidbody.world_add()
@@ -811,7 +833,7 @@ def render(
     camera, _, target = _camera(scene, plan, rng, level or dice, max_side)
     _lights(scene, plan, target, camera.matrix, rng)
     eye = camera.matrix[:3, 3]
-    labelled = []
+    labelled, shown = [], []
     for d, look, side_mm in zip(dice, plan.dice, plan.side_mm, strict=True):
         if d.hide_render:
             continue
@@ -825,6 +847,16 @@ def render(
             continue
         value, _ = geometry.top_face(m[:3, :3])
         labelled.append(RenderedDie(value, look.face, box, look))
+        shown.append((m, points))
+    side = geometry.sharp_side([max(d.box[2:]) for d in labelled], max_side, min_die, SHARP_LIMIT)
+    if side > max_side:
+        # the same view, more pixels: being inside the frame and seen do not change
+        camera = _resolution(scene, plan, camera, side)
+        labelled = [
+            replace(die, box=geometry.die_box(camera, m, points))
+            for die, (m, points) in zip(labelled, shown, strict=True)
+        ]
+        max_side = side
     scene.cycles.samples = samples
     scene.cycles.use_denoising = True
     scene.cycles.max_bounces = 8

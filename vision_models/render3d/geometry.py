@@ -8,6 +8,8 @@ needs Blender, so the label geometry is tested on any machine.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -124,6 +126,20 @@ def die_box(
     x0, y0 = pixels.min(axis=0)
     x1, y1 = pixels.max(axis=0)
     return float(x0), float(y0), float(x1 - x0), float(y1 - y0)
+
+
+def sharp_side(sides: Sequence[float], max_side: int, min_die: float, limit: int) -> int:
+    """The long side to render a photo at: ``max_side``, or more where its dice's median
+    side (``sides``, px at ``max_side``) would be under ``min_die`` px, enough to bring it
+    there (rounded up to 32 px, at most ``limit``). A face crop cut from a die of a few
+    pixels is an upscaled blur; a phone's or a Pi camera's is cut from real pixels."""
+    if min_die <= 0 or not len(sides):
+        return max_side
+    median = float(np.median(sides))
+    if median >= min_die:
+        return max_side
+    wanted = math.ceil(max_side * min_die / max(median, 1.0) / 32) * 32
+    return max(max_side, min(limit, wanted))
 
 
 def look_at(eye: np.ndarray, target: np.ndarray, roll: float = 0.0) -> np.ndarray:
