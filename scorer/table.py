@@ -30,6 +30,7 @@ from scorer.bus import Bus
 from scorer.dice import CARD_RANKS
 from scorer.dice_sets import DEFAULT_RANKS, rank_labels
 from scorer.errors import BadDice, ForbiddenMove, ScorerError, StaleState
+from scorer.framing import framing
 from scorer.lessons import Lessons
 from scorer.tray import TrayRegion
 
@@ -895,6 +896,7 @@ class Table:
         out = to_dict() if callable(to_dict) else {"dice": []}
         height, width = frames[-1].shape[:2]
         out["size"] = [int(width), int(height)]
+        out.update(framing(out["dice"]))
         return out
 
     def preview_jpeg(self) -> bytes | None:

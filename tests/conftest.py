@@ -30,6 +30,7 @@ class ScriptedReader:
         self.reads = 0
         self.faces: list[str] = []  # the dice kind the table named at each reading
         self.least: list[int] = []  # how many dice the table said it threw, each reading
+        self.side = 24  # each die's box, px wide and high
 
     def queue(
         self,
@@ -52,7 +53,7 @@ class ScriptedReader:
             self.throws.popleft() if self.throws else ([6] * 5, [0.99] * 5, [None] * 5)
         )
         dice = tuple(
-            Die(v, "pips", c, (10 + 30 * i, 10, 24, 24), guess=g)
+            Die(v, "pips", c, (10 + (self.side + 6) * i, 10, self.side, self.side), guess=g)
             for i, (v, c, g) in enumerate(zip(values, conf, second, strict=True))
         )
         return Reading(dice=dice, ms=1.0)

@@ -315,3 +315,24 @@ def test_a_lesson_with_a_die_left_without_a_value_is_refused_on_the_page(live):
             expect(page.locator("#teach-summary")).to_have_text("Not taught yet.")
         finally:
             browser.close()
+
+
+def test_the_camera_page_warns_when_the_dice_are_too_small_to_read_well(playing):
+    from playwright.sync_api import expect
+
+    page, reader = playing["page"], playing["reader"]
+    page.goto(page.url.replace("/play", "/camera"))
+    warning = page.locator("#dice-small")
+    # given a camera so far away that the dice are 12 px across
+    reader.side = 12
+    # when the test read is pressed
+    page.locator("#test-read").click()
+    # then the page says how small they are and what to do
+    expect(warning).to_be_visible()
+    expect(warning).to_contain_text("about 12 px across")
+    expect(page.locator("#reading")).to_contain_text("dice about 12 px across")
+    # and once the camera is brought closer, the warning goes
+    reader.side = 40
+    page.locator("#test-read").click()
+    expect(page.locator("#reading")).to_contain_text("dice about 40 px across")
+    expect(warning).to_be_hidden()

@@ -84,6 +84,11 @@ def test_the_camera_page_previews_and_test_reads_without_touching_the_game(clien
     reader.queue([6, 5, 4, 3, 2])
     reading = client.post("/api/camera/read", json={}).json
     assert [d["value"] for d in reading["dice"]] == [6, 5, 4, 3, 2]
+    assert (reading["die_px"], reading["small"]) == (24.0, False)
+    # and dice the camera sees small are called so
+    reader.side = 12
+    reading = client.post("/api/camera/read", json={}).json
+    assert (reading["die_px"], reading["small"]) == (12.0, True)
     assert client.get("/camera/preview.jpg").mimetype == "image/jpeg"
     assert client.get(f"/api/games/{game_id}").json["throw"] == 0
     # and the tray region is checked and kept

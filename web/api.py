@@ -519,7 +519,9 @@ def camera_region(body: Region) -> Response:
 @operation(
     "capture and read without touching any game (the camera page's test read)",
     {
-        200: Reply("{dice: [{value, face, confidence, box, rank?}], unsure, ms, size}"),
+        200: Reply(
+            "{dice: [{value, face, confidence, box, rank?}], unsure, ms, size, die_px, small}"
+        ),
         400: BAD,
         409: FORBIDDEN,
     },

@@ -29,6 +29,7 @@ from flask_babel import gettext as _
 from scorer.dice import RANK_SCRIPTS, check_value
 from scorer.dice_sets import rank_labels
 from scorer.errors import ScorerError
+from scorer.framing import SMALL_DIE_PX
 from web import refusals, seed003
 from web.language import LANGUAGES
 from web.names import (
@@ -105,6 +106,13 @@ def strings() -> dict[str, Any]:
             "Camera problem: %(problem)s. Type the dice in meanwhile.", problem="{problem}"
         ),
         "camera_ok": _("Camera: %(name)s", name="{name}"),
+        "die_px": _("dice about %(px)s px across", px="{px}"),
+        "dice_small": _(
+            "The dice are only about %(px)s px across; below %(least)s px the reader misses "
+            "more of them. Bring the camera closer or zoom in.",
+            px="{px}",
+            least=int(SMALL_DIE_PX),
+        ),
         "no_reader": _("Camera: %(name)s, but no dice reader: type the dice in.", name="{name}"),
         "pending": _(
             "Saw %(seen)s dice, expected %(expected)s: check the dice and type them in.",

@@ -1171,9 +1171,13 @@
         boxes = (reading.dice || []).map((d, i) => Object.assign({ unsure: unsure.has(i) }, d));
         size = reading.size;
         image.src = "/camera/preview.jpg?t=" + Date.now();
+        const px = reading.die_px == null ? "" : "  · " + fill(T.die_px, { px: Math.round(reading.die_px) });
         $("reading").textContent = boxes.length
-          ? boxes.map((d) => (d.rank || d.value) + " (" + Math.round(d.confidence * 100) + "%)").join("  ") + "  · " + reading.ms + " ms"
+          ? boxes.map((d) => (d.rank || d.value) + " (" + Math.round(d.confidence * 100) + "%)").join("  ") + "  · " + reading.ms + " ms" + px
           : reading.message || "-";
+        const small = $("dice-small");
+        small.hidden = !reading.small;
+        small.textContent = reading.small ? fill(T.dice_small, { px: Math.round(reading.die_px) }) : "";
       } catch (e) { /* toast shown */ }
     });
     if (live) setInterval(() => { image.src = "/camera/preview.jpg?t=" + Date.now(); }, 1000);
