@@ -50,11 +50,12 @@ def bucket(side: float) -> int:
 
 def tally(result, counts: dict[int, list[int]]) -> None:
     """Add a photo's labelled dice to [right, all] of their size's bucket."""
+    from scorer.framing import die_side
     from scorer.vision.evaluation import same_face
 
     read = {i: j for i, j in result.pairs}
     for i, label in enumerate(result.photo.dice):
-        side = float(np.sqrt(label.box[2] * label.box[3]))
+        side = die_side([label.box])  # the measure /camera's warning reads
         right = i in read and same_face(label, result.reading.dice[read[i]])
         counts[bucket(side)][0] += int(right)
         counts[bucket(side)][1] += 1

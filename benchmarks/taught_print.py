@@ -1,5 +1,6 @@
 """A taught poker set's print matched by SIFT features, against the profile's vote: a
-prototype's measure, on labelled boxes (the finder left out), not yet in the reader.
+prototype's measure, on labelled boxes (the finder left out); not in the reader
+(docs/teaching.md: not kept on fresh tables).
 
 A taught set's face network features do not tell unseen card art apart (docs/teaching.md),
 but a set's K looks like the next K of the same set, turned and lit otherwise: local
