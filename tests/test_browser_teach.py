@@ -186,16 +186,17 @@ def test_a_set_taught_on_the_camera_page_reads_its_logo_six_in_a_later_game(live
             browser.close()
 
 
-def test_a_token_read_as_a_die_is_named_no_die_on_the_camera_page_and_taught_so(live):
+def test_a_tile_read_as_a_die_is_named_no_die_on_the_camera_page_and_taught_so(live):
     import cv2
     from playwright.sync_api import expect, sync_playwright
 
     url, table, camera = live["url"], live["table"], live["camera"]
     expect.set_options(timeout=20_000)
-    # given a throw of two logo dice and a white token with a dark dot, which the untaught
-    # reader takes for a third die (a one) right of them
+    # given a throw of two logo dice and a white square tile with a dark dot, which the
+    # untaught reader takes for a third die (a one) right of them (a round token it drops
+    # by its outline itself)
     frame, _ = logo_throw([3, 4], 21)
-    cv2.circle(frame, (560, 90), 22, (235, 235, 235), -1, cv2.LINE_AA)
+    cv2.rectangle(frame, (540, 70), (580, 110), (235, 235, 235), -1, cv2.LINE_AA)
     cv2.circle(frame, (560, 90), 7, (30, 30, 30), -1, cv2.LINE_AA)
     assert len(table.reader.read(frame).dice) == 3
     camera.frame = frame
@@ -207,7 +208,7 @@ def test_a_token_read_as_a_die_is_named_no_die_on_the_camera_page_and_taught_so(
             add_set(page, "Tokens")
             page.locator("#teach-throw").click()
             expect(page.locator("#teach-dice select")).to_have_count(3)
-            # when the two dice are named and the token's box "no die here", and confirmed
+            # when the two dice are named and the tile's box "no die here", and confirmed
             page.locator('#teach-dice select[data-die="0"]').select_option("3")
             page.locator('#teach-dice select[data-die="1"]').select_option("4")
             page.locator('#teach-dice select[data-die="2"]').select_option("0")

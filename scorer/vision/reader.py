@@ -34,6 +34,7 @@ from scorer.vision.network import (
     load_net,
     run_crops,
 )
+from scorer.vision.outline import ROUND, roundness
 from scorer.vision.profile import DiceProfile, model_digest, sured
 from scorer.vision.reading import (
     BACKENDS,
@@ -281,6 +282,7 @@ class Reader:
         start = time.perf_counter()
         spots = self._spots(frame, allowed, least)
         dice = self._told(tuple(_die(s, frame_shape(frame)) for s in spots))
+        dice = without_round(as_bgr(frame), dice, least)
         ms = (time.perf_counter() - start) * 1000.0
         return Reading(_ordered(dice), ms, self.threshold)
 
@@ -316,8 +318,9 @@ class Reader:
             side = float(np.median([s.side for s in cluster]))
             heat = float(np.max([s.heat for s in cluster]))
             dice.append(_die(_Spot(centre, side, heat, probs), shape))
+        told = without_round(as_bgr(frames[0]), self._told(tuple(dice)), least)
         ms = (time.perf_counter() - start) * 1000.0
-        return Reading(_ordered(self._told(tuple(dice))), ms, self.threshold)
+        return Reading(_ordered(told), ms, self.threshold)
 
     def _told(self, dice: tuple[Die, ...]) -> tuple[Die, ...]:
         """The dice as sure as the taught set has found its readings to be
@@ -1211,6 +1214,30 @@ def _die(spot: _Spot, shape: tuple[int, int]) -> Die:
     guess = second_guess(spot.probs, k)
     face, value = class_face(k)
     return Die(value, face, confidence, box, card_rank(value) if face == "card" else None, guess)
+
+
+def without_round(image: np.ndarray, dice: tuple[Die, ...], least: int = 0) -> tuple[Die, ...]:
+    """The dice less those read in doubt whose outline is round (a number token, a coin, a
+    chip: ``outline.is_round``), roundest first, as long as ``least`` dice remain. A die
+    read surely is never measured: it costs nothing, and no token was read so."""
+    doubted = [
+        (r, i)
+        for i, d in enumerate(dice)
+        if d.confidence < DECISIVE
+        and (
+            r := roundness(
+                image, (d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2), max(d.box[2], d.box[3])
+            )
+        )
+        is not None
+        and r >= ROUND
+    ]
+    dropped: set[int] = set()
+    for _, i in sorted(doubted, reverse=True):
+        if least and len(dice) - len(dropped) <= least:
+            break
+        dropped.add(i)
+    return tuple(d for i, d in enumerate(dice) if i not in dropped)
 
 
 def _dice_in(spots: Sequence[_Spot]) -> int:
