@@ -85,3 +85,24 @@ def test_a_sure_reading_is_never_measured() -> None:
     img, _, die = _table()
     sure = _read((60, 100), 0.999)
     assert without_round(img, (sure, die)) == (sure, die)
+
+
+def test_the_reader_leaves_out_a_token_beside_a_throw() -> None:
+    from scorer.vision.reader import Reader
+    from tests.test_vision_profile import logo_throw
+
+    # given two logo dice and a white token with a dark dot beside them, which the
+    # networks alone take for a third die (a one)
+    image, _ = logo_throw([3, 4], seed=21)
+    cv2.circle(image, (560, 90), 22, (235, 235, 235), -1, cv2.LINE_AA)
+    cv2.circle(image, (560, 90), 7, (30, 30, 30), -1, cv2.LINE_AA)
+    reader = Reader()
+    # when the photo is read alone, and as a press's frames
+    one = reader.read(image)
+    press = reader.read_votes([image, image, image])
+    # then the two dice are read and nothing at the token
+    for reading in (one, press):
+        assert sorted(d.value for d in reading.dice) == [3, 4]
+        assert all(abs(d.box[0] + d.box[2] / 2 - 560) > 30 for d in reading.dice)
+    # and a game that threw three dice keeps the spot: the count is not met without it
+    assert len(reader.read(image, least=3).dice) == 3
