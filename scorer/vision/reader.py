@@ -1218,25 +1218,18 @@ def _die(spot: _Spot, shape: tuple[int, int]) -> Die:
 
 def without_round(image: np.ndarray, dice: tuple[Die, ...], least: int = 0) -> tuple[Die, ...]:
     """The dice less those read in doubt whose outline is round (a number token, a coin, a
-    chip: ``outline.is_round``), roundest first, as long as ``least`` dice remain. A die
-    read surely is never measured: it costs nothing, and no token was read so."""
-    doubted = [
-        (r, i)
-        for i, d in enumerate(dice)
-        if d.confidence < DECISIVE
-        and (
-            r := roundness(
-                image, (d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2), max(d.box[2], d.box[3])
-            )
-        )
-        is not None
-        and r >= ROUND
-    ]
-    dropped: set[int] = set()
-    for _, i in sorted(doubted, reverse=True):
-        if least and len(dice) - len(dropped) <= least:
-            break
-        dropped.add(i)
+    chip: ``outline.roundness``), roundest first, as long as ``least`` dice remain. A die
+    read surely is never measured: it costs nothing, and no token was read so surely."""
+    rounds = []
+    for i, d in enumerate(dice):
+        if d.confidence >= DECISIVE:
+            continue
+        x, y, w, h = d.box
+        r = roundness(image, (x + w / 2, y + h / 2), max(w, h))
+        if r is not None and r >= ROUND:
+            rounds.append((r, i))
+    spare = max(0, len(dice) - least) if least else len(rounds)
+    dropped = {i for _, i in sorted(rounds, reverse=True)[:spare]}
     return tuple(d for i, d in enumerate(dice) if i not in dropped)
 
 
