@@ -164,6 +164,35 @@ def test_the_same_seed_renders_the_same_photo() -> None:
     assert np.array_equal(a, b)
 
 
+def _lean(scene: scene.Scene) -> float:
+    """Radians between the camera's view and straight down."""
+    down = scene.camera.rotation @ np.array([0.0, 0.0, -1.0])
+    return float(np.arccos(np.clip(down[2], -1.0, 1.0)))
+
+
+def test_a_camera_asked_to_lean_further_leans_further_and_the_rest_of_the_throw_stays() -> None:
+    # given the same seeds rendered with the renderer's own lean and with up to 45 degrees
+    leans, wide = [], []
+    for seed in range(40):
+        own = render_scene(np.random.default_rng(seed), 3, kind="pips", photo=False)
+        same = render_scene(
+            np.random.default_rng(seed), 3, kind="pips", photo=False, most_slant=scene.MOST_SLANT
+        )
+        far = render_scene(
+            np.random.default_rng(seed), 3, kind="pips", photo=False, most_slant=np.radians(45)
+        )
+        # then asking for the renderer's own lean changes nothing
+        assert np.array_equal(own.image, same.image)
+        # and the dice thrown are the same dice with the same faces up
+        assert [d.value for d in own.dice] == [d.value for d in far.dice]
+        leans.append(_lean(own))
+        wide.append(_lean(far))
+    # then some cameras lean past the renderer's own most, none past 45 degrees
+    assert max(leans) < scene.MOST_SLANT + 0.15
+    assert max(wide) > scene.MOST_SLANT + 0.15
+    assert max(wide) < np.radians(45) + 0.15
+
+
 def test_opposite_faces_of_every_die_sum_to_seven() -> None:
     scene = render_scene(np.random.default_rng(2), 6, kind="mixed", photo=False)
     for die in scene.dice:
@@ -256,6 +285,7 @@ def test_a_face_class_gives_its_face_back_and_no_die_has_the_background_class() 
         ({"kind": "dominoes"}, "kind"),
         ({"family": "pips-plaid"}, "unknown dice family"),
         ({"size": (20, 20)}, "size"),
+        ({"most_slant": 1.5}, "leans"),
     ],
 )
 def test_bad_render_requests_name_the_problem(kwargs: dict, words: str) -> None:

@@ -57,6 +57,9 @@ RANDOM_TYPESET = "random-typeset"
 CYRILLIC_FALLBACK = "sans"
 
 DIE_MM = 16.0  # side of a die; the camera's distance sets how many pixels that is
+#: radians: the most a slanted camera (a quarter of the throws) leans off straight down;
+#: training may ask for more (``most_slant``), as a phone held at a table leans
+MOST_SLANT = 0.24
 Label = tuple[str, int, tuple[int, int, int, int]]
 
 
@@ -309,12 +312,18 @@ def in_script(art: DieArt, ranks: str | None) -> DieArt:
     )
 
 
-def _camera(rng: np.random.Generator, width: int, height: int, px_per_die: float) -> Camera:
+def _camera(
+    rng: np.random.Generator,
+    width: int,
+    height: int,
+    px_per_die: float,
+    most_slant: float = MOST_SLANT,
+) -> Camera:
     h = rng.uniform(260.0, 520.0)
     f = px_per_die * h / DIE_MM
     yaw = rng.integers(4) * math.pi / 2 + rng.normal(0, 0.05)
     if rng.random() < 0.25:  # a camera mounted at a slant: more of the dice's sides show
-        slant, towards = rng.uniform(0.08, 0.24), rng.uniform(0, 2 * math.pi)
+        slant, towards = rng.uniform(0.08, most_slant), rng.uniform(0, 2 * math.pi)
         tilt = _rot_x(slant * math.cos(towards)) @ _rot_y(slant * math.sin(towards))
     else:
         tilt = _rot_x(rng.normal(0, 0.045)) @ _rot_y(rng.normal(0, 0.045))
@@ -904,6 +913,7 @@ def render_scene(
     shadows: bool = True,
     empty_tray: bool = False,
     ranks: str | None = None,
+    most_slant: float = MOST_SLANT,
 ) -> Scene:
     """Render a throw and keep everything about it (for tests and for the demo camera).
 
@@ -914,7 +924,8 @@ def render_scene(
     in art drawn afresh for this throw (training only: it refuses ``held_out``), with
     pip or card faces as ``kind`` says. ``ranks="cyrillic"`` prints the poker dice's ranks
     as Russian and Ukrainian dice do, ``"latin"`` as the rest (:func:`in_script`); the
-    throw is otherwise the same. None: as each family prints them.
+    throw is otherwise the same. None: as each family prints them. ``most_slant``: the
+    most (radians) a slanted camera leans; the same throw otherwise.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -923,6 +934,8 @@ def render_scene(
     width, height = (int(v) for v in size)
     if not (96 <= width <= 4096 and 96 <= height <= 4096):
         raise BadRender(f"image size must be 96..4096 px a side, not {size}")
+    if not 0.08 <= most_slant <= 1.0:
+        raise BadRender(f"a camera leans 0.08 to 1.0 radians at most, not {most_slant}")
     if values is not None and (len(values) != n_dice or any(v not in range(1, 7) for v in values)):
         raise BadRender(f"values must be {n_dice} numbers 1..6, not {values}")
     trays = HELD_OUT_TRAY_COLOURS if held_out else TRAY_COLOURS
@@ -936,7 +949,7 @@ def render_scene(
     if values is None:
         values = [int(v) for v in rng.integers(1, 7, size=n_dice)]
     px_per_die = rng.uniform(27.0, 62.0) * min(width, height) / 640
-    cam = _camera(rng, width, height, px_per_die)
+    cam = _camera(rng, width, height, px_per_die, most_slant)
     rect = _tray_walls(rng, cam, width, height)
     lights = _lights(rng)
     dice = _place_dice(rng, cam, rect, arts, list(values), width, height, px_per_die)
@@ -1009,13 +1022,16 @@ def render_throw(
     family: str | None = None,
     held_out: bool = False,
     size: tuple[int, int] = (640, 640),
+    most_slant: float = MOST_SLANT,
 ) -> tuple[np.ndarray, list[Label]]:
     """A photo of ``n_dice`` thrown dice (BGR uint8, ``size`` = (width, height)) and labels:
     (face ``"pips"|"card"``, value 1..6, (x, y, w, h) box of the whole die in pixels).
 
     ``family`` fixes the dice's make; ``"random"`` draws new art every throw (one set for
     all dice, or one make per die) so that training sees endless colourings and fonts."""
-    scene = render_scene(rng, n_dice, kind=kind, family=family, held_out=held_out, size=size)
+    scene = render_scene(
+        rng, n_dice, kind=kind, family=family, held_out=held_out, size=size, most_slant=most_slant
+    )
     return scene.image, scene.labels()
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import shutil
 import time
@@ -45,6 +46,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--finder-steps", type=int, default=3000)
     parser.add_argument("--faces-steps", type=int, default=15000)
     parser.add_argument("--rendered", type=int, default=2000, help="rendered throws to use")
+    parser.add_argument(
+        "--slant",
+        type=float,
+        default=None,
+        help="the most degrees a rendered throw's slanted camera leans (a quarter of the "
+        "throws; default: the renderer's own, 13.75)",
+    )
     parser.add_argument(
         "--render3d",
         type=int,
@@ -308,6 +316,8 @@ def main(argv: list[str] | None = None) -> int:
             f"no {' or '.join(missing)} in {data.SHARED}: the shared photo sets must lie "
             "beside the repository (../shared/datasets)"
         )
+    if args.slant is not None and not 4.6 <= args.slant <= 57:
+        parser.error(f"--slant is 4.6 to 57 degrees, not {args.slant}")
     if args.typeset and not typefaces():
         parser.error("--typeset: no TrueType fonts: pip install matplotlib (OpenCV 5 or later)")
     r3d_root = r3d.default_root(args.render3d_version)
@@ -332,7 +342,8 @@ def main(argv: list[str] | None = None) -> int:
     real = data.load_real("train")
     crops = data.load_crops()
     families = [RANDOM, RANDOM_TYPESET, None] if args.typeset else None
-    rendered = data.load_rendered(args.rendered, SEED + 1, families)
+    lean = None if args.slant is None else math.radians(args.slant)
+    rendered = data.load_rendered(args.rendered, SEED + 1, families, most_slant=lean)
     physical = data.load_render3d(args.render3d, r3d_root) if args.render3d != 0 else []
     if args.render3d_tables:
         first, last = args.render3d_tables
@@ -361,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
             "webcam-white train": len(cam_fit) + len(cam_hold),
             "single-die-crops": len(crops),
             "rendered": len(rendered),
+            "rendered slant (degrees)": args.slant,
             "rendered in 3D": len(physical),
             "held out for calibration": len(tray_hold)
             + len(cam_hold)

@@ -101,11 +101,13 @@ def load_rendered(
     seed: int,
     families: list[str] | None = None,
     kinds: tuple[str, ...] = ("cards", "mixed", "pips", "cards"),
+    most_slant: float | None = None,
 ) -> list[Photo]:
     """Throws drawn by ``scorer.render.scene`` (pips, cards and mixed), if it is there.
 
     By default half the throws use freshly randomised art (``family="random"``), half the
     fixed train families: a rank must be learnt as a rank, not as one maker's print.
+    ``most_slant``: the most (radians) a slanted camera leans (None: the renderer's own).
     """
     try:
         from scorer import render
@@ -118,7 +120,10 @@ def load_rendered(
         kind = kinds[i % len(kinds)]
         family = fams[int(rng.integers(len(fams)))] if fams else None  # None: any train family
         n = int(rng.integers(1, 8))
-        image, labels = render.render_throw(rng, n, kind=kind, family=family, size=(640, 640))
+        lean = {} if most_slant is None else {"most_slant": most_slant}
+        image, labels = render.render_throw(
+            rng, n, kind=kind, family=family, size=(640, 640), **lean
+        )
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
         if not labels:
