@@ -164,9 +164,9 @@ def test_the_same_seed_renders_the_same_photo() -> None:
     assert np.array_equal(a, b)
 
 
-def _lean(scene: scene.Scene) -> float:
+def _lean(thrown: scene.Scene) -> float:
     """Radians between the camera's view and straight down."""
-    down = scene.camera.rotation @ np.array([0.0, 0.0, -1.0])
+    down = thrown.camera.rotation @ np.array([0.0, 0.0, -1.0])
     return float(np.arccos(np.clip(down[2], -1.0, 1.0)))
 
 

@@ -115,12 +115,12 @@ def load_rendered(
         return []
     rng = np.random.default_rng(seed)
     fams: list[str | None] = list(families) if families is not None else [render.RANDOM, None]
+    lean = {} if most_slant is None else {"most_slant": most_slant}
     photos = []
     for i in range(n_images):
         kind = kinds[i % len(kinds)]
         family = fams[int(rng.integers(len(fams)))] if fams else None  # None: any train family
         n = int(rng.integers(1, 8))
-        lean = {} if most_slant is None else {"most_slant": most_slant}
         image, labels = render.render_throw(
             rng, n, kind=kind, family=family, size=(640, 640), **lean
         )
