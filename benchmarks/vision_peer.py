@@ -125,6 +125,9 @@ def main() -> int:
     parser.add_argument(
         "--faces", choices=("pips", "cards", "any"), default="any", help="the game's dice"
     )
+    parser.add_argument(
+        "--models", type=Path, default=None, help="folder of our networks (default: committed)"
+    )
     args = parser.parse_args()
     if args.export:
         return export()
@@ -156,7 +159,7 @@ def main() -> int:
     runs: dict[str, Callable[[object], object]] = {}
     dice: list[int] = []
     for backend in ("cv2", "onnxruntime"):
-        reader = Reader(backend=backend)
+        reader = Reader(args.models, backend=backend)
         dice = [len(reader.read(f, faces=args.faces).dice) for f in frames] * args.rounds
         runs[f"ours ({backend})"] = functools.partial(reader.read, faces=args.faces)
     for size in sizes:

@@ -333,6 +333,7 @@ def train_faces(
     device: str = "cpu",
     workers: int = 0,
     mixstyle: float = 0.0,
+    convs: str = "full",
 ) -> FaceNet:
     """Fit the face classifier with class-balanced batches of augmented crops, from
     scratch or fine-tuned from the exported face network ``start``; with ``keep`` (an
@@ -342,12 +343,13 @@ def train_faces(
     their mean reading: one network where there were several; ``randconv``: the share of
     each batch's crops seen through a random convolution (``random_convolution``);
     ``mixstyle``: the share of batches whose crops swap styles inside the network
-    (``styles_mixed``); ``device`` and ``workers``: as ``train_classifier``."""
-    net = FaceNet(last) if start is None else warm_start(FaceNet(last), start)
+    (``styles_mixed``); ``device`` and ``workers``: as ``train_classifier``; ``convs``:
+    the new network's convolutions (``nets.CONVS``; teachers are read as exported)."""
+    net = FaceNet(last, convs) if start is None else warm_start(FaceNet(last, convs), start)
     teacher: nn.Module | None = None
     heeded: Callable[[Patch], bool] = distilled
     if keep is not None:
-        teacher = warm_start(FaceNet(last), keep).eval()
+        teacher = warm_start(FaceNet(last, convs), keep).eval()
     elif teachers:
         teacher = MeanReading([warm_start(FaceNet(last), t).eval() for t in teachers])
         heeded = not_extra

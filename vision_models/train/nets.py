@@ -72,20 +72,32 @@ class DieFinder(nn.Module):
         return out
 
 
-def classifier(widths: tuple[int, int, int, int], classes: int) -> nn.Sequential:
+#: how a face network's convolutions after the first are built: all full 3x3
+#: ("full"), all depthwise-separable ("separable", about a sixth of the multiply-adds),
+#: or full where a stage widens and separable after it ("mixed")
+CONVS = ("full", "separable", "mixed")
+
+
+def classifier(
+    widths: tuple[int, int, int, int], classes: int, convs: str = "full"
+) -> nn.Sequential:
     """One 3x3 convolution at full size, then two at each of three halvings, pooled."""
+    if convs not in CONVS:
+        raise ValueError(f"convs {convs!r}: one of {', '.join(CONVS)}")
+    widen = conv if convs in ("full", "mixed") else sep
+    keep = conv if convs == "full" else sep
     a, b, c, d = widths
     return nn.Sequential(
         conv(3, a),
         nn.MaxPool2d(2),
-        conv(a, b),
-        conv(b, b),
+        widen(a, b),
+        keep(b, b),
         nn.MaxPool2d(2),
-        conv(b, c),
-        conv(c, c),
+        widen(b, c),
+        keep(c, c),
         nn.MaxPool2d(2),
-        conv(c, d),
-        conv(d, d),
+        widen(c, d),
+        keep(d, d),
         nn.AdaptiveAvgPool2d(1),
         nn.Flatten(),
         nn.Dropout(0.2),
@@ -117,12 +129,14 @@ class FaceNet(nn.Module):
     96.9 % for this shape, both after 1200 steps), at 2.6x the cost. The last stage is
     128 wide, not 96: still underfitting (it missed 37 of its own 1311 fitted tray dice at
     96), the network gains most where weights are cheapest, at 6x6: +13 % multiply-adds,
-    about 0.95 ms a crop on one core.
+    about 0.95 ms a crop on one core. ``convs`` other than "full" trade some of that
+    fit for speed (``CONVS``); the layers keep their places, so profiles read the same
+    feature layer.
     """
 
-    def __init__(self, last: int = 128) -> None:
+    def __init__(self, last: int = 128, convs: str = "full") -> None:
         super().__init__()
-        layers = classifier((16, 32, 64, last), FACE_CLASSES)
+        layers = classifier((16, 32, 64, last), FACE_CLASSES, convs)
         # Named apart so that the export's feature layer is "/net/features/features.11/
         # Flatten", the name dice profiles read (``scorer.vision.profile.EMBEDDING``).
         self.features, self.drop, self.fc = layers[:12], layers[12], layers[13]
