@@ -30,16 +30,21 @@ from scorer.vision.evaluation import Report  # noqa: E402
 
 #: photos taught a table of each kind before the rest are read (issue 24's figures)
 TAUGHT = {"cards": 10, "pips": 5}
-TABLE = re.compile(r"^v\d+-table(\d+)-(pips|cards)$")
+TABLE = re.compile(r"^v(\d+)-table(\d+)-(pips|cards)$")
 
 
-def tables(root: Path, names: list[str] | None) -> list[tuple[Path, str]]:
-    """(folder, kind) of each table beside the render cache, in table order."""
+def tables(
+    root: Path, names: list[str] | None, version: int | None = None
+) -> list[tuple[Path, str]]:
+    """(folder, kind) of each table beside the render cache, in table order (of the
+    renderer's look ``version`` alone where given: the README's are of look 1)."""
     found = []
     for folder in sorted(root.parent.iterdir()) if root.parent.is_dir() else []:
         match = TABLE.match(folder.name)
-        if match and (names is None or folder.name in names):
-            found.append((int(match[1]), match[2], folder))
+        if not match or (names is not None and folder.name not in names):
+            continue
+        if version is None or int(match[1]) == version:
+            found.append((int(match[2]), match[3], folder))
     found.sort()
     return [(folder, kind) for _, kind, folder in found]
 
@@ -68,12 +73,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--models", type=Path, default=None, help="folder of the .onnx networks")
     parser.add_argument(
+        "--version", type=int, default=None, help="only tables of the renderer's look N (vN-...)"
+    )
+    parser.add_argument(
         "--told", action="store_true", help="read each photo told its dice, as the table does"
     )
     args = parser.parse_args(argv)
-    found = tables(args.root or default_root(), args.tables)
+    found = tables(args.root or default_root(), args.tables, args.version)
     if not found:
-        print("taught tables: none rendered; `python -m vision_models.render3d --table N ...`")
+        print("taught tables: none rendered; `make tables` renders those of the README")
         return 0
     sums: dict[str, tuple[Report, Report]] = {}
     print(f"{'table':18s} {'untaught':69s} taught")
