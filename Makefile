@@ -108,8 +108,9 @@ renders: $(RENDER_VENV)/.installed
 
 # The rendered tables that issue 24's figures are measured on (`benchmarks/taught_tables.py`,
 # docs/teaching.md), resumable: one held-out make each, 60 throws under one camera, of the
-# renderer's first look: pip dice 0-10, poker dice 0, 1, 3-21. 1920 photos, four to five hours
-# on two cores; photos rendered on another machine read within a few dice of the README's.
+# renderer's first look: pip dice 0-10, poker dice 0, 1, 3-21. 1920 photos, three to five hours
+# on two cores (420-720 an hour here). Cycles' photos differ a little from machine to machine,
+# and so do their figures (a table re-rendered once read 84.85 against 85.28 %, docs/teaching.md).
 TABLE_RENDER := nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --version 1 \
   --train 0 --test 60 --threads 2 --max-side 640 --samples 8
 tables: $(RENDER_VENV)/.installed
