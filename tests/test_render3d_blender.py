@@ -203,3 +203,60 @@ def test_a_tables_evening_is_one_make_of_dice_throw_after_throw(tmp_path: Path) 
     assert len(notes) == 2 and {n["table"] for n in notes} == {2}
     assert {n["kind"] for n in notes} == {"cards"}
     assert notes[0]["families"] == notes[1]["families"] and notes[0]["held_out"]
+
+
+@pytest.mark.slow
+def test_a_close_up_is_a_square_about_its_die_with_the_whole_photos_label() -> None:
+    # given a training plan of a few poker dice, rendered whole
+    seeds = (dataset.plan_seed(9, "train", i) for i in range(50))
+    plan = next(
+        p for s in seeds if 2 <= len((p := looks.scene_plan(s, "train", "cards")).dice) <= 4
+    )
+    whole = blender.render(plan, samples=1, threads=2, max_side=160)
+    # when each of its clear dice is rendered close up at 24 px
+    shots = blender.render_close_ups(plan, samples=1, threads=2, die_px=(24.0, 24.0))
+    # then each close-up is a square of CLOSE_UP_SPAN dice, its die 24 px and centred
+    n = round(blender.CLOSE_UP_SPAN * 24)
+    assert shots and len(shots) <= len(whole.dice)
+    for shot in shots:
+        assert shot.image.shape == (n, n, 3)
+        die = min(shot.dice, key=lambda d: math.dist(centre(d.box), (n / 2, n / 2)))
+        assert math.dist(centre(die.box), (n / 2, n / 2)) <= 1.0
+        assert max(die.box[2:]) == pytest.approx(24.0, abs=0.5)
+    # and the dice shown close up are the whole photo's, labelled alike (the face turned up)
+    close = sorted(
+        (d.value, d.face) for s in shots for d in s.dice if max(d.box[2:]) > 20 and near(d, n)
+    )
+    assert set(close) <= {(d.value, d.face) for d in whole.dice}
+
+
+def centre(box: tuple[float, float, float, float]) -> tuple[float, float]:
+    x, y, w, h = box
+    return x + w / 2, y + h / 2
+
+
+def near(die: blender.RenderedDie, n: int) -> bool:
+    return math.dist(centre(die.box), (n / 2, n / 2)) <= 1.0
+
+
+@pytest.mark.slow
+def test_a_stopped_close_up_run_carries_on_by_whole_throws(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from vision_models.render3d.__main__ import main
+
+    args = ["--root", str(tmp_path), "--close-ups", "--kind", "cards", "--train", "2"]
+    args += ["--test", "0", "--samples", "1", "--threads", "2"]
+    # given two throws rendered close up, the second stopped before its notes landed
+    assert main(args) == 0
+    assert dataset.close_ups_written(tmp_path, "train", 1)
+    dataset.throw_notes(tmp_path, "train", 1).unlink()
+    capsys.readouterr()
+    # when the same command runs again
+    assert main(args) == 0
+    # then only that throw is rendered again, and its notes say how many dice it showed
+    out = capsys.readouterr().out
+    assert "1 throws to render close up" in out
+    notes = json.loads(dataset.throw_notes(tmp_path, "train", 1).read_text())
+    assert notes["kind"] == "cards"
+    assert len(list(tmp_path.glob("images/train/train-000001-*.jpg"))) == notes["close_ups"]

@@ -230,6 +230,26 @@ def test_a_photo_cut_off_before_its_image_landed_is_rendered_again(tmp_path: Pat
     assert not dataset.is_written(tmp_path, "train", 4)
 
 
+def test_a_throws_close_ups_count_only_once_its_notes_land(tmp_path: Path) -> None:
+    # given a throw of two close-ups written into a cache
+    square = np.full((64, 64, 3), 90, np.uint8)
+    die = dataset.LabelledDie("card", 6, (20.0, 21.0, 24.0, 23.0))
+    dataset.write_data_yaml(tmp_path)
+    assert not dataset.close_ups_written(tmp_path, "train", 7)
+    paths = dataset.write_close_ups(
+        tmp_path, "train", 7, [(square, [die]), (square, [])], {"close_ups": 2}
+    )
+    # then the throw counts as written, and its squares read back through the loader
+    assert dataset.close_ups_written(tmp_path, "train", 7)
+    assert [p.name for p in paths] == ["train-000007-00.jpg", "train-000007-01.jpg"]
+    photos = load_split(tmp_path, "train")
+    assert [len(p.dice) for p in photos] == [1, 0]
+    assert (photos[0].dice[0].face, photos[0].dice[0].value) == ("card", 6)
+    # and a throw whose notes never landed does not count
+    dataset.throw_notes(tmp_path, "train", 7).unlink()
+    assert not dataset.close_ups_written(tmp_path, "train", 7)
+
+
 def test_plan_seeds_differ_between_photos_splits_and_bases() -> None:
     seeds = {
         dataset.plan_seed(b, s, i) for b in (0, 1) for s in ("train", "test") for i in range(1000)
@@ -300,6 +320,14 @@ def test_the_command_names_bad_input_and_exits_2(
     assert "--min-die must not be negative" in capsys.readouterr().err
     assert main(["--sheet", str(tmp_path / "s.png"), "--root", str(tmp_path)]) == 2
     assert "no rendered photos" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["--close-ups", "--table", "3", "--root", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--close-ups renders throws of every make" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["--table", "3", "--kind", "mixed", "--root", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "pips or cards, not mixed" in capsys.readouterr().err
 
 
 # --- the faces painted on the dice -----------------------------------------------------------

@@ -54,7 +54,17 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "v<VERSION>-table<N>-<kind> beside the cache)",
     )
     p.add_argument(
-        "--kind", choices=("pips", "cards"), default="pips", help="the table's dice, for --table"
+        "--kind",
+        choices=("pips", "cards", "mixed"),
+        default=None,
+        help="the dice thrown: a table's (default pips) or the close-ups' (default any kind)",
+    )
+    p.add_argument(
+        "--close-ups",
+        action="store_true",
+        help="render each clear die of a throw alone, a square about it at 16-56 px a die, "
+        "instead of whole photos: the face networks' crops at a fraction of the pixels "
+        "(default root: v<VERSION>-close-ups beside the cache)",
     )
     p.add_argument(
         "--cyrillic",
@@ -63,6 +73,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         "(folder v<VERSION>-table<N>-cards-cyrillic)",
     )
     args = p.parse_args(argv)
+    if args.close_ups and args.table is not None:
+        p.error("--close-ups renders throws of every make, not a table's: leave out --table")
+    if args.table is not None and args.kind == "mixed":
+        p.error("a table's dice are pips or cards, not mixed")
+    if args.table is not None and args.kind is None:
+        args.kind = "pips"
     if args.cyrillic and (args.table is None or args.kind != "cards"):
         p.error("--cyrillic renders a table of poker dice: add --table N --kind cards")
     for name in ("train", "test", "seed", "table"):
@@ -79,6 +95,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     args = parse(argv)
     root = args.root or dataset.default_root(args.version)
+    if args.close_ups and args.root is None:
+        root = dataset.default_close_up_root(args.version)
     if args.table is not None and args.root is None:
         script = "-cyrillic" if args.cyrillic else ""
         root = root.with_name(f"{root.name}-table{args.table}-{args.kind}{script}")
@@ -100,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     dataset.write_data_yaml(root)
+    if args.close_ups:
+        return close_ups(root, args, blender)
     todo = [
         (split, i)
         for split, i in dataset.schedule(args.train, args.test)
@@ -148,6 +168,47 @@ def main(argv: list[str] | None = None) -> int:
         hours = (time.monotonic() - started) / 3600
         print(
             f"{path.name}: {len(dice)} dice, {notes['seconds']} s ({n / hours:.0f} photos/h)",
+            flush=True,
+        )
+    return 0
+
+
+def close_ups(root: Path, args: argparse.Namespace, blender) -> int:
+    """``--close-ups``: each throw's clear dice rendered alone, resumable by throw."""
+    todo = [
+        (split, i)
+        for split, i in dataset.schedule(args.train, args.test)
+        if not dataset.close_ups_written(root, split, i)
+    ]
+    print(f"{root}: {len(todo)} throws to render close up", flush=True)
+    started, dice = time.monotonic(), 0
+    for split, i in todo:
+        t0 = time.monotonic()
+        plan = looks.scene_plan(
+            dataset.plan_seed(args.seed + dataset.CLOSE_UP_SEED, split, i), split, args.kind
+        )
+        if args.version != dataset.VERSION:
+            plan = looks.with_version(plan, args.version)
+        shots = blender.render_close_ups(plan, samples=args.samples, threads=args.threads)
+        notes = {
+            "seed": plan.seed,
+            "version": args.version,
+            "kind": plan.kind,
+            "families": {k: sorted(v) for k, v in looks.families(plan).items()},
+            "held_out": sorted(looks.held_out_families(plan)),
+            "close_ups": len(shots),
+            "seconds": round(time.monotonic() - t0, 1),
+        }
+        labelled = [
+            (shot.image, [dataset.LabelledDie(d.face, d.value, d.box) for d in shot.dice])
+            for shot in shots
+        ]
+        dataset.write_close_ups(root, split, i, labelled, notes, jpeg_quality=plan.camera.jpeg)
+        dice += len(shots)
+        hours = (time.monotonic() - started) / 3600
+        print(
+            f"{split} throw {i}: {len(shots)} close-ups, {notes['seconds']} s "
+            f"({dice / hours:.0f} dice/h)",
             flush=True,
         )
     return 0

@@ -779,6 +779,13 @@ def _resolution(
     return replace(camera, width=width, height=height)
 
 
+def _scaled(scene: bpy.types.Scene, camera: geometry.Camera, scale: float) -> geometry.Camera:
+    """The scene's camera rendering ``scale`` times as many pixels a side."""
+    width, height = round(camera.width * scale), round(camera.height * scale)
+    scene.render.resolution_x, scene.render.resolution_y = width, height
+    return replace(camera, width=width, height=height)
+
+
 def _develop(path: Path, plan: ScenePlan, rng: np.random.Generator, max_side: int) -> np.ndarray:
     """The camera's own faults on the rendered frame: shake, sensor noise."""
     image = cv2.imread(str(path), cv2.IMREAD_COLOR)
@@ -803,19 +810,21 @@ def _develop(path: Path, plan: ScenePlan, rng: np.random.Generator, max_side: in
     return image
 
 
-def render(
-    plan: ScenePlan,
-    *,
-    samples: int = 16,
-    threads: int = 1,
-    max_side: int = MAX_SIDE,
-    min_die: float = 0.0,
-) -> Render:
-    """Build the plan's scene, throw, frame, light and render it; label every clear die.
+@dataclass
+class _Staged:
+    """A thrown, framed and lit scene, its clear dice labelled, before Cycles runs."""
 
-    ``min_die``: a photo whose dice's median side would be under this many px at
-    ``max_side`` is rendered larger (``geometry.sharp_side``, up to SHARP_LIMIT), the same
-    scene and light: small dice are then cut from real pixels, as a camera's are."""
+    scene: bpy.types.Scene
+    camera: geometry.Camera
+    dice: list[RenderedDie]
+    shapes: list[tuple[np.ndarray, np.ndarray]]  # each labelled die's pose and mesh points
+    dropped: int
+    rng: np.random.Generator
+
+
+def _stage(plan: ScenePlan, threads: int, max_side: int, samples: int) -> _Staged:
+    """Build the plan's scene, throw, frame and light it, label every clear die and set
+    Cycles up: everything a render needs but the pixels."""
     rng = np.random.default_rng([plan.seed, 3])
     scene = new_scene(threads)
     bpy.ops.rigidbody.world_add()
@@ -848,15 +857,6 @@ def render(
         value, _ = geometry.top_face(m[:3, :3])
         labelled.append(RenderedDie(value, look.face, box, look))
         shown.append((m, points))
-    side = geometry.sharp_side([max(d.box[2:]) for d in labelled], max_side, min_die, SHARP_LIMIT)
-    if side > max_side:
-        # the same view, more pixels: being inside the frame and seen do not change
-        camera = _resolution(scene, plan, camera, side)
-        labelled = [
-            replace(die, box=geometry.die_box(camera, m, points))
-            for die, (m, points) in zip(labelled, shown, strict=True)
-        ]
-        max_side = side
     scene.cycles.samples = samples
     scene.cycles.use_denoising = True
     scene.cycles.max_bounces = 8
@@ -866,10 +866,104 @@ def render(
     scene.cycles.seed = plan.seed % 2**31  # Cycles takes a 32-bit seed
     scene.view_settings.view_transform = "AgX"
     scene.view_settings.exposure = float(rng.uniform(-0.5, 0.5))
+    return _Staged(scene, camera, labelled, shown, len(dice) - len(labelled), rng)
+
+
+def render(
+    plan: ScenePlan,
+    *,
+    samples: int = 16,
+    threads: int = 1,
+    max_side: int = MAX_SIDE,
+    min_die: float = 0.0,
+) -> Render:
+    """Build the plan's scene, throw, frame, light and render it; label every clear die.
+
+    ``min_die``: a photo whose dice's median side would be under this many px at
+    ``max_side`` is rendered larger (``geometry.sharp_side``, up to SHARP_LIMIT), the same
+    scene and light: small dice are then cut from real pixels, as a camera's are."""
+    staged = _stage(plan, threads, max_side, samples)
+    scene, camera, labelled = staged.scene, staged.camera, staged.dice
+    side = geometry.sharp_side([max(d.box[2:]) for d in labelled], max_side, min_die, SHARP_LIMIT)
+    if side > max_side:
+        # the same view, more pixels: being inside the frame and seen do not change
+        camera = _resolution(scene, plan, camera, side)
+        labelled = [
+            replace(die, box=geometry.die_box(camera, m, points))
+            for die, (m, points) in zip(labelled, staged.shapes, strict=True)
+        ]
+        max_side = side
     with tempfile.TemporaryDirectory(prefix="render3d-") as folder:
         path = Path(folder) / "frame.png"
         scene.render.filepath = str(path)
         scene.render.image_settings.file_format = "PNG"
         bpy.ops.render.render(write_still=True)
-        image = _develop(path, plan, rng, max_side)
-    return Render(image, labelled, len(dice) - len(labelled))
+        image = _develop(path, plan, staged.rng, max_side)
+    return Render(image, labelled, staged.dropped)
+
+
+#: a close-up (``render_close_ups``) covers this many of its die's sides: the widest face
+#: crop training cuts from it, turned by any angle, stays inside
+CLOSE_UP_SPAN = 2.6
+#: the dice's side in a throw's close-ups, px: drawn log-uniformly, one size a throw (the
+#: reader's face crops are 48 px of 1.5 sides: dice of 32 px are cut at their own pixels)
+CLOSE_UP_DIE = (16.0, 56.0)
+
+
+def render_close_ups(
+    plan: ScenePlan,
+    *,
+    samples: int = 8,
+    threads: int = 1,
+    die_px: tuple[float, float] = CLOSE_UP_DIE,
+) -> list[Render]:
+    """Each clear die of the plan's throw rendered alone: a square of CLOSE_UP_SPAN sides
+    about it, from the photo's own camera, with the whole scene's light, shadows and
+    neighbours, at the resolution that makes the die ``die_px`` wide.
+
+    Cycles renders only that square (its render border), so a die's face crops cost a
+    fraction of a whole photo's pixels (the floor between dice is most of a photo): the
+    face networks' 3D crops come three or more times as fast (``render3d.md``). Each
+    close-up's labels are its own die and any other whose centre lies in it."""
+    staged = _stage(plan, threads, MAX_SIDE, samples)
+    scene, rng = staged.scene, staged.rng
+    lo, hi = die_px
+    px = math.exp(rng.uniform(math.log(lo), math.log(hi)))
+    n = max(8, round(CLOSE_UP_SPAN * px))
+    scene.render.use_border = True
+    scene.render.use_crop_to_border = True
+    scene.render.image_settings.file_format = "PNG"
+    shots = []
+    with tempfile.TemporaryDirectory(prefix="render3d-") as folder:
+        for k, die in enumerate(staged.dice):
+            scale = px / max(die.box[2:])
+            camera = _scaled(scene, staged.camera, scale)
+            boxes = [geometry.die_box(camera, m, points) for m, points in staged.shapes]
+            x, y, w, h = boxes[k]
+            x0, y0 = round(x + w / 2 - n / 2), round(y + h / 2 - n / 2)
+            if x0 < 0 or y0 < 0 or x0 + n > camera.width or y0 + n > camera.height:
+                continue  # at the frame's edge: no square about it
+            # Blender's border is in shares of the frame from the bottom left; a quarter
+            # pixel in, so that neither rounding nor truncation moves it a pixel
+            W, H = camera.width, camera.height
+            scene.render.border_min_x, scene.render.border_max_x = (
+                (x0 + 0.25) / W,
+                (x0 + n + 0.25) / W,
+            )
+            scene.render.border_min_y = (H - y0 - n + 0.25) / H
+            scene.render.border_max_y = (H - y0 + 0.25) / H
+            path = Path(folder) / f"die{k}.png"
+            scene.render.filepath = str(path)
+            bpy.ops.render.render(write_still=True)
+            image = _develop(path, plan, rng, max(W, H))
+            if image.shape[:2] != (n, n):
+                raise RuntimeError(
+                    f"Cycles rendered a {image.shape[1]}x{image.shape[0]} square, not {n}"
+                )
+            shown = [
+                replace(other, box=(bx - x0, by - y0, bw, bh))
+                for other, (bx, by, bw, bh) in zip(staged.dice, boxes, strict=True)
+                if 0 <= bx + bw / 2 - x0 < n and 0 <= by + bh / 2 - y0 < n
+            ]
+            shots.append(Render(image, shown, 0))
+    return shots

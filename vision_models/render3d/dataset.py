@@ -117,6 +117,58 @@ def write_photo(
     return path
 
 
+#: close-up throws draw their plans from this base seed (added to ``--seed``): throws of
+#: their own, not again the whole photos' throws seen closer
+CLOSE_UP_SEED = 1
+
+
+def default_close_up_root(version: int = VERSION) -> Path:
+    """``.../render3d/v<version>-close-ups`` beside the photo cache."""
+    root = default_root(version)
+    return root.with_name(f"{root.name}-close-ups")
+
+
+def close_up_path(root: Path, split: str, index: int, k: int) -> Path:
+    return root / "images" / split / f"{split}-{index:06d}-{k:02d}.jpg"
+
+
+def throw_notes(root: Path, split: str, index: int) -> Path:
+    return root / "notes" / split / f"{split}-{index:06d}.json"
+
+
+def close_ups_written(root: Path, split: str, index: int) -> bool:
+    """Whether throw ``index``'s close-ups are all written: its notes come last."""
+    return throw_notes(root, split, index).is_file()
+
+
+def write_close_ups(
+    root: Path,
+    split: str,
+    index: int,
+    shots: list[tuple[np.ndarray, list[LabelledDie]]],
+    notes: dict,
+    jpeg_quality: int = 92,
+) -> list[Path]:
+    """Store one throw's close-ups (each its label, then its image) and the throw's notes
+    last: a throw stopped halfway is rendered again whole, its files replaced."""
+    for folder in ("images", "labels", "notes"):
+        (root / folder / split).mkdir(parents=True, exist_ok=True)
+    paths = []
+    for k, (image, dice) in enumerate(shots):
+        path = close_up_path(root, split, index, k)
+        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
+        if not ok:
+            raise ValueError(f"could not encode close-up {path.stem}")
+        height, width = image.shape[:2]
+        _replace(
+            root / "labels" / split / f"{path.stem}.txt", yolo_lines(dice, width, height).encode()
+        )
+        _replace(path, jpeg.tobytes())
+        paths.append(path)
+    _replace(throw_notes(root, split, index), json.dumps(notes, sort_keys=True).encode())
+    return paths
+
+
 def schedule(train: int, test: int) -> list[tuple[str, int]]:
     """The order photos are rendered in: the splits interleaved, so any prefix of a run
     holds both in proportion."""

@@ -115,6 +115,13 @@ def main(argv: list[str] | None = None) -> int:
         "renderer's own): the networks learnt before version 2 saw 1",
     )
     parser.add_argument(
+        "--render3d-close-ups",
+        type=int,
+        default=0,
+        help="the face stage also learns the dice of this many close-up throws (render3d "
+        "--close-ups --version V, V the --render3d-version; default none)",
+    )
+    parser.add_argument(
         "--render3d-extras",
         type=Path,
         default=None,
@@ -334,6 +341,14 @@ def main(argv: list[str] | None = None) -> int:
             f"--render3d {args.render3d}: only {cached} 3D renders are cached "
             "(`make renders` renders them, resumable)"
         )
+    close_root = r3d.default_close_up_root(args.render3d_version)
+    if args.render3d_close_ups:
+        held = data.close_up_throws(close_root)
+        if held < args.render3d_close_ups:
+            parser.error(
+                f"--render3d-close-ups {args.render3d_close_ups}: only {held} close-up throws "
+                f"are cached in {close_root} (render3d --close-ups renders them, resumable)"
+            )
     args.out.mkdir(parents=True, exist_ok=True)
 
     random.seed(SEED)
@@ -357,9 +372,10 @@ def main(argv: list[str] | None = None) -> int:
         physical += data.load_render3d_tables(
             range(first, last + 1), args.ranks, args.render3d_version
         )
+    close = data.load_close_ups(args.render3d_close_ups, close_root)
     log(
         f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered, "
-        f"{len(physical)} rendered in 3D"
+        f"{len(physical)} rendered in 3D, {len(close)} dice rendered close up"
     )
 
     # A held-out eighth of the train photos (never the test splits) to calibrate and check.
@@ -372,6 +388,7 @@ def main(argv: list[str] | None = None) -> int:
     cam_fit, cam_hold = split([p for p in real if p.source == "webcam-white"])
     ren_fit, ren_hold = split(rendered)
     r3d_fit, r3d_hold = split(physical)
+    close_fit, close_hold = split(close)
     report: dict[str, object] = {
         "seed": SEED,
         "photos": {
@@ -381,10 +398,12 @@ def main(argv: list[str] | None = None) -> int:
             "rendered": len(rendered),
             "rendered slant (degrees)": args.slant,
             "rendered in 3D": len(physical),
+            "dice rendered close up": len(close),
             "held out for calibration": len(tray_hold)
             + len(cam_hold)
             + len(ren_hold)
-            + len(r3d_hold),
+            + len(r3d_hold)
+            + len(close_hold),
         },
     }
 
@@ -459,7 +478,7 @@ def main(argv: list[str] | None = None) -> int:
             least = args.render3d_min_side if p.source == "render3d" else 0.0
             return data.patches_of(p, rng, seen=seen.get(id(p)), min_side=least)
 
-        patches = [q for p in tray_fit + fit_photos + crops for q in samples(p)]
+        patches = [q for p in tray_fit + fit_photos + crops + close_fit for q in samples(p)]
         if args.faces_kind == "cards":  # a poker-dice game never shows pips
             patches = [q for q in patches if q.label >= CARDS]
         log(f"face patches: {len(patches)} + {len(hard)} hard negatives")
@@ -479,7 +498,7 @@ def main(argv: list[str] | None = None) -> int:
             workers=args.workers,
             convs=args.faces_convs,
         )
-        hold = [q for p in hold_photos for q in samples(p)]
+        hold = [q for p in hold_photos + close_hold for q in samples(p)]
         if args.faces_kind == "cards":
             hold = [q for q in hold if q.label >= CARDS]
         # a script's own networks start from (and keep to) the Latin ones: named apart

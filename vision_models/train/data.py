@@ -171,6 +171,44 @@ def load_render3d_tables(tables: Sequence[int], ranks: str, version: int) -> lis
     return [photo for root in roots for photo in load_render3d(None, root)]
 
 
+#: a close-up render's source: one die alone in its square (``render3d --close-ups``)
+CLOSE_UP = "render3d-close-up"
+
+
+def load_close_ups(count: int, root: Path) -> list[Photo]:
+    """The close-ups of the first ``count`` train throws of a close-up cache (``python -m
+    vision_models.render3d --close-ups``), one photo each, its die centred: the face stage
+    learns their dice (never bits of their floor: a square of a few sides shows little)."""
+    folder = root / "images" / "train"
+    if not (root / "data.yaml").is_file() or not folder.is_dir():
+        return []
+    photos = []
+    for lp in load_split(root, "train"):
+        throw = int(lp.path.stem.split("-")[1])
+        if throw >= count or not lp.dice:
+            continue
+        image = cv2.imread(str(lp.path), cv2.IMREAD_COLOR)
+        h, w = image.shape[:2]
+        # the die the square was cut about; a neighbour in it is cut off by its edge
+        die = min(lp.dice, key=lambda d: math.dist(d.centre, (w / 2, h / 2)))
+        photos.append(
+            Photo(
+                image,
+                np.array([die.centre], np.float32),
+                np.array([max(die.box[2:])], np.float32),
+                np.array([face_class(die.face, die.value)], np.int64),
+                CLOSE_UP,
+            )
+        )
+    return photos
+
+
+def close_up_throws(root: Path) -> int:
+    """How many train throws a close-up cache holds whole (their notes written)."""
+    folder = root / "notes" / "train"
+    return len(list(folder.glob("train-*.json"))) if folder.is_dir() else 0
+
+
 def load_render3d(count: int | None = None, root: Path | None = None) -> list[Photo]:
     """The physically based renders (``vision_models/render3d``) cached so far, train split.
 
@@ -314,7 +352,7 @@ READER_VIEW_SHARE = 0.6
 #: crops from photos taken through a lens (real ones, and Cycles' renders with their noise,
 #: blur and JPEG) get their colour and camera jitter at this strength, 2D renders at 1
 REAL_JITTER = 0.5
-REAL_SOURCES = ("tray-multicolor", "webcam-white", "single-die-crops", "render3d")
+REAL_SOURCES = ("tray-multicolor", "webcam-white", "single-die-crops", "render3d", CLOSE_UP)
 
 
 @dataclass
@@ -375,7 +413,7 @@ def patches_of(
         for c, s, k, v in zip(photo.centres, photo.sides, photo.classes, views, strict=True)
         if s >= min_side
     ]
-    if photo.source == "single-die-crops":
+    if photo.source in ("single-die-crops", CLOSE_UP):
         return out
     h, w = photo.image.shape[:2]
     typical = float(np.median(photo.sides))
