@@ -144,11 +144,7 @@ def main(argv: list[str] | None = None) -> int:
             min_die=args.min_die,
         )
         notes = {
-            "seed": plan.seed,
-            "version": args.version,
-            "kind": plan.kind,
-            "families": {k: sorted(v) for k, v in looks.families(plan).items()},
-            "held_out": sorted(looks.held_out_families(plan)),
+            **plan_notes(plan, args.version),
             "dice": len(render.dice),
             "dropped": render.dropped,
             "camera": {
@@ -173,6 +169,17 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def plan_notes(plan: looks.ScenePlan, version: int) -> dict:
+    """What a photo's or a throw's notes say of its plan: seed, look, dice and families."""
+    return {
+        "seed": plan.seed,
+        "version": version,
+        "kind": plan.kind,
+        "families": {k: sorted(v) for k, v in looks.families(plan).items()},
+        "held_out": sorted(looks.held_out_families(plan)),
+    }
+
+
 def close_ups(root: Path, args: argparse.Namespace, blender) -> int:
     """``--close-ups``: each throw's clear dice rendered alone, resumable by throw."""
     todo = [
@@ -191,11 +198,7 @@ def close_ups(root: Path, args: argparse.Namespace, blender) -> int:
             plan = looks.with_version(plan, args.version)
         shots = blender.render_close_ups(plan, samples=args.samples, threads=args.threads)
         notes = {
-            "seed": plan.seed,
-            "version": args.version,
-            "kind": plan.kind,
-            "families": {k: sorted(v) for k, v in looks.families(plan).items()},
-            "held_out": sorted(looks.held_out_families(plan)),
+            **plan_notes(plan, args.version),
             "close_ups": len(shots),
             "seconds": round(time.monotonic() - t0, 1),
         }

@@ -107,14 +107,21 @@ def write_photo(
     stem = path.stem
     for folder in ("images", "labels", "notes"):
         (root / folder / split).mkdir(parents=True, exist_ok=True)
-    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
-    if not ok:
-        raise ValueError(f"could not encode photo {stem}")
-    height, width = image.shape[:2]
     _replace(root / "notes" / split / f"{stem}.json", json.dumps(notes, sort_keys=True).encode())
-    _replace(root / "labels" / split / f"{stem}.txt", yolo_lines(dice, width, height).encode())
-    _replace(path, jpeg.tobytes())
+    _write_labelled(root, split, path, image, dice, jpeg_quality)
     return path
+
+
+def _write_labelled(
+    root: Path, split: str, path: Path, image: np.ndarray, dice: list[LabelledDie], quality: int
+) -> None:
+    """An image's label, then the image itself (the commit)."""
+    ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+    if not ok:
+        raise ValueError(f"could not encode {path.stem}")
+    height, width = image.shape[:2]
+    _replace(root / "labels" / split / f"{path.stem}.txt", yolo_lines(dice, width, height).encode())
+    _replace(path, jpeg.tobytes())
 
 
 #: close-up throws draw their plans from this base seed (added to ``--seed``): throws of
@@ -156,14 +163,7 @@ def write_close_ups(
     paths = []
     for k, (image, dice) in enumerate(shots):
         path = close_up_path(root, split, index, k)
-        ok, jpeg = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, int(jpeg_quality)])
-        if not ok:
-            raise ValueError(f"could not encode close-up {path.stem}")
-        height, width = image.shape[:2]
-        _replace(
-            root / "labels" / split / f"{path.stem}.txt", yolo_lines(dice, width, height).encode()
-        )
-        _replace(path, jpeg.tobytes())
+        _write_labelled(root, split, path, image, dice, jpeg_quality)
         paths.append(path)
     _replace(throw_notes(root, split, index), json.dumps(notes, sort_keys=True).encode())
     return paths
