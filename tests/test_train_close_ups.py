@@ -51,5 +51,11 @@ def test_given_a_close_up_when_cut_into_patches_then_no_bit_of_floor_is_not_a_di
     assert [p.label for p in patches] == [face_class("card", 2)]
 
 
+def test_given_a_throw_stopped_halfway_when_loaded_then_it_is_left_out(tmp_path: Path) -> None:
+    close_up_cache(tmp_path)
+    dataset.throw_notes(tmp_path, "train", 1).unlink()
+    assert len(data.load_close_ups(2, tmp_path)) == 1
+
+
 def test_given_no_cache_when_loaded_then_nothing(tmp_path: Path) -> None:
     assert data.load_close_ups(5, tmp_path) == [] and data.close_up_throws(tmp_path) == 0

@@ -179,13 +179,16 @@ def load_close_ups(count: int, root: Path) -> list[Photo]:
     """The close-ups of the first ``count`` train throws of a close-up cache (``python -m
     vision_models.render3d --close-ups``), one photo each, its die centred: the face stage
     learns their dice (never bits of their floor: a square of a few sides shows little)."""
+    from vision_models.render3d.dataset import close_ups_written
+
     folder = root / "images" / "train"
     if not (root / "data.yaml").is_file() or not folder.is_dir():
         return []
     photos = []
     for lp in load_split(root, "train"):
         throw = int(lp.path.stem.split("-")[1])
-        if throw >= count or not lp.dice:
+        # a throw stopped halfway (no notes yet) is rendered again whole: not yet
+        if throw >= count or not lp.dice or not close_ups_written(root, "train", throw):
             continue
         image = cv2.imread(str(lp.path), cv2.IMREAD_COLOR)
         h, w = image.shape[:2]
