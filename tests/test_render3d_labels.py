@@ -248,6 +248,9 @@ def test_a_throws_close_ups_count_only_once_its_notes_land(tmp_path: Path) -> No
     # and a throw whose notes never landed does not count
     dataset.throw_notes(tmp_path, "train", 7).unlink()
     assert not dataset.close_ups_written(tmp_path, "train", 7)
+    # and written again with fewer squares, none of the old ones stays behind
+    dataset.write_close_ups(tmp_path, "train", 7, [(square, [die])], {"close_ups": 1})
+    assert [p.path.stem for p in load_split(tmp_path, "train")] == ["train-000007-00"]
 
 
 def test_plan_seeds_differ_between_photos_splits_and_bases() -> None:

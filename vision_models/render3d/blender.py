@@ -953,6 +953,8 @@ def render_close_ups(
             path = Path(folder) / f"die{k}.png"
             scene.render.filepath = str(path)
             bpy.ops.render.render(write_still=True)
+            # shake scaled to these pixels, at most the sensor's own (a close-up drawn
+            # finer than the sensor resolves is sharper than the camera's photo anyway)
             image = _develop(path, plan, rng, max(W, H))
             if image.shape[:2] != (n, n):
                 raise RuntimeError(

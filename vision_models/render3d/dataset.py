@@ -160,6 +160,9 @@ def write_close_ups(
     last: a throw stopped halfway is rendered again whole, its files replaced."""
     for folder in ("images", "labels", "notes"):
         (root / folder / split).mkdir(parents=True, exist_ok=True)
+    # a throw stopped halfway on another machine may have left more squares than this one
+    for old in (root / "images" / split).glob(f"{split}-{index:06d}-*.jpg"):
+        old.unlink()
     paths = []
     for k, (image, dice) in enumerate(shots):
         path = close_up_path(root, split, index, k)
