@@ -260,3 +260,18 @@ def test_a_stopped_close_up_run_carries_on_by_whole_throws(
     notes = json.loads(dataset.throw_notes(tmp_path, "train", 1).read_text())
     assert notes["kind"] == "cards"
     assert len(list(tmp_path.glob("images/train/train-000001-*.jpg"))) == notes["close_ups"]
+
+
+def test_blender_turns_a_dropped_die_as_its_label_reckons() -> None:
+    # given drop turns of the first look (Euler angles) and of the current one (quaternions)
+    blender.new_scene(threads=1)
+    rng = np.random.default_rng(38)
+    for version in (1, dataset.VERSION, dataset.VERSION):
+        mode, values = geometry.drop_turn(rng, version)
+        # when Blender turns a die by one
+        die = blender.link(bpy.data.objects.new(f"die-{version}", blender.die_mesh(SIDE, 0.25)))
+        blender.turned(die, mode, values)
+        # then it is the rotation the labels are reckoned with (Blender keeps float32)
+        reckoned = geometry.turn_matrix(mode, values)
+        assert np.allclose(np.array(die.matrix_basis)[:3, :3], reckoned, atol=1e-6)
+

@@ -591,6 +591,15 @@ def _clutter(plan: ScenePlan, rng: np.random.Generator, extent: float) -> None:
             _text(rank, w * 0.35, (x, y, 0.035), ink, yaw)
 
 
+def turned(obj: bpy.types.Object, mode: str, values: tuple[float, ...]) -> None:
+    """Turn an object by a ``geometry.drop_turn``: Euler angles or a unit quaternion."""
+    obj.rotation_mode = mode
+    if mode == "QUATERNION":
+        obj.rotation_quaternion = values
+    else:
+        obj.rotation_euler = values
+
+
 def _throw(plan: ScenePlan, rng: np.random.Generator, extent: float) -> list[bpy.types.Object]:
     """Dice dropped and spun over the tray; Bullet plays the throw out."""
     dice = []
@@ -615,7 +624,7 @@ def _throw(plan: ScenePlan, rng: np.random.Generator, extent: float) -> list[bpy
         obj = link(bpy.data.objects.new(f"die-{i}", die_mesh(side, look.bevel)))
         obj.data.materials.append(materials[key])
         obj.location = spots[i]
-        obj.rotation_euler = tuple(float(a) for a in rng.uniform(0, 2 * np.pi, 3))
+        turned(obj, *geometry.drop_turn(rng, look.version))
         make_rigid(obj, "ACTIVE", "BOX")
         obj.rigid_body.mass = (side / 1.6) ** 3 * 0.005
         dice.append(obj)

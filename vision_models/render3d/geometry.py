@@ -165,3 +165,40 @@ def rotation_about(axis: np.ndarray, angle: float) -> np.ndarray:
     k = k / np.linalg.norm(k)
     cross = np.array([[0, -k[2], k[1]], [k[2], 0, -k[0]], [-k[1], k[0], 0]])
     return np.eye(3) + np.sin(angle) * cross + (1 - np.cos(angle)) * cross @ cross
+
+
+
+def drop_turn(rng: np.random.Generator, version: int) -> tuple[str, tuple[float, ...]]:
+    """How a die is turned before it is dropped: Blender's rotation mode and its values.
+
+    From version 3 every turn is as likely (a unit quaternion w, x, y, z from four normal
+    draws), so each face is as likely to start up, as on a fair throw. Versions 1 and 2
+    drew three Euler angles, each uniformly, which starts the faces on the die's x axis
+    (2 and 5) up half the time; the dice seldom tumble onto another face, so those
+    versions show them half the time (``render3d.md``, "Versions"). They keep that draw,
+    so that their photos stay as they were rendered."""
+    if version < 3:
+        return "XYZ", tuple(float(a) for a in rng.uniform(0, 2 * np.pi, 3))
+    q = rng.normal(size=4)
+    return "QUATERNION", tuple(float(v) for v in q / np.linalg.norm(q))
+
+
+def turn_matrix(mode: str, values: Sequence[float]) -> np.ndarray:
+    """The 3x3 rotation Blender makes of a ``drop_turn``: XYZ Euler angles (about x, then
+    y, then z) or a unit quaternion (w, x, y, z)."""
+    if mode == "XYZ":
+        a, b, c = (float(v) for v in values)
+        about_x = rotation_about(np.array([1.0, 0.0, 0.0]), a)
+        about_y = rotation_about(np.array([0.0, 1.0, 0.0]), b)
+        about_z = rotation_about(np.array([0.0, 0.0, 1.0]), c)
+        return about_z @ about_y @ about_x
+    if mode != "QUATERNION":
+        raise ValueError(f"unknown rotation mode {mode!r}")
+    w, x, y, z = (float(v) for v in values)
+    return np.array(
+        [
+            [1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w)],
+            [2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w)],
+            [2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y)],
+        ]
+    )
