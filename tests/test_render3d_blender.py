@@ -274,4 +274,3 @@ def test_blender_turns_a_dropped_die_as_its_label_reckons() -> None:
         # then it is the rotation the labels are reckoned with (Blender keeps float32)
         reckoned = geometry.turn_matrix(mode, values)
         assert np.allclose(np.array(die.matrix_basis)[:3, :3], reckoned, atol=1e-6)
-

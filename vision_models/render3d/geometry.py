@@ -167,7 +167,6 @@ def rotation_about(axis: np.ndarray, angle: float) -> np.ndarray:
     return np.eye(3) + np.sin(angle) * cross + (1 - np.cos(angle)) * cross @ cross
 
 
-
 def drop_turn(rng: np.random.Generator, version: int) -> tuple[str, tuple[float, ...]]:
     """How a die is turned before it is dropped: Blender's rotation mode and its values.
 
