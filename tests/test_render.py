@@ -30,10 +30,12 @@ from scorer.errors import ScorerError
 from scorer.render import scene
 from scorer.render.art import (
     HELD_OUT_ART,
+    PLAYING_CARD,
     TEXELS,
     TRAIN_ART,
     DieArt,
     face_art,
+    playing_card_art,
     random_art,
 )
 from scorer.render.scene import (
@@ -382,6 +384,58 @@ def test_random_art_given_fonts_sets_its_ranks_in_one_and_draws_the_rest_as_befo
         assert dataclasses.replace(typeset, typeface="", ranks=CARD_RANKS) == plain
     # and pip dice have no ranks to set
     assert random_art(np.random.default_rng(0), "pips", fonts).typeface == ""
+
+
+def suit_symbols(art: DieArt, value: int) -> int:
+    """Blobs of ink on a face but for its two corner indices."""
+    _, ink = face_art(art, value, 256)
+    printed = (ink > 0.5).astype(np.uint8)
+    side = 0.13 * art.court_index_scale  # the index and its small suit under it
+    w, h = round(256 * (0.06 + side)), round(256 * (0.15 + side))
+    printed[:h, :w] = 0
+    printed[-h:, -w:] = 0  # and the same, turned half round
+    joined = cv2.dilate(printed, np.ones((3, 3), np.uint8))  # a club's stem to its leaves
+    return cv2.connectedComponents(joined)[0] - 1
+
+
+def test_a_playing_card_die_prints_its_9_and_10_as_nine_and_ten_suit_symbols() -> None:
+    # given makes of poker dice printed as small playing cards
+    for seed in range(6):
+        art = playing_card_art(np.random.default_rng(seed))
+        assert art.layout == PLAYING_CARD
+        # then the 9 shows nine suit symbols, the 10 ten, the ace one
+        assert [suit_symbols(art, v) for v in (1, 2, 6)] == [9, 10, 1], seed
+        # and every face carries its index in two corners, the second turned half round
+        for value in range(1, 7):
+            _, ink = face_art(art, value, 256)
+            corner = ink[:64, :64] > 0.5
+            assert corner.any() and np.array_equal(corner, ink[::-1, ::-1][:64, :64] > 0.5)
+
+
+def test_a_playing_card_make_is_random_arts_make_printed_otherwise() -> None:
+    # given twenty seeds, each drawn as a random make and as one printed as playing cards
+    for seed in range(20):
+        plain = random_art(np.random.default_rng(seed), "card")
+        cards = playing_card_art(np.random.default_rng(seed))
+        # then colours, font, courts and finish are the same draws: only the print differs
+        assert dataclasses.replace(cards, name=plain.name, layout=plain.layout) == plain
+
+
+def test_scorer_render_draws_playing_card_dice_where_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # when the command renders photos of poker dice printed as playing cards
+    argv = ["render", str(tmp_path), "--images", "3", "--kind", "cards"]
+    assert main([*argv, "--family", "random-playing-cards"]) == 0
+    # then they are card dice, and the command says which families it drew
+    labels = (tmp_path / "labels" / "test").glob("*.txt")
+    classes = {int(line.split()[0]) for f in labels for line in f.read_text().splitlines()}
+    assert classes and min(classes) >= 6
+    assert "(random-playing-cards families)" in capsys.readouterr().out
+    # and an unknown family is refused with a message by the command line
+    with pytest.raises(SystemExit) as refused:
+        main([*argv, "--family", "cards-from-mars"])
+    assert refused.value.code == 2
 
 
 @pytest.mark.skipif(not hasattr(cv2, "FontFace"), reason="TrueType text is OpenCV 5's")

@@ -7,6 +7,7 @@ constructions (face centres, dense points on the mesh's surface, a lens's field 
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import replace
@@ -585,3 +586,27 @@ def test_the_first_look_is_still_rendered_where_asked() -> None:
     # networks saw it
     drawn = courts_drawn("chess", makes=10, version=1)
     assert drawn == {v: {faces.COURTS["chess"][v - 3]} for v in (3, 4, 5)}
+
+
+def test_the_projects_random_makes_are_printed_as_playing_cards_from_version_3() -> None:
+    from scorer.render import art
+    from vision_models.render3d import faces
+
+    base = looks.die_look(np.random.default_rng(5), "card", "train")
+    printed = {}
+    for version in (2, 3):
+        for seed in range(60):
+            look = looks.DieLook(
+                **{**base.__dict__, "card_art": "project", "art_seed": seed, "version": version}
+            )
+            printed[version, seed] = faces._project_card(look, 1)[1]
+    # given the project's makes in version 2 and 3, when their nines are painted
+    changed = [s for s in range(60) if not np.array_equal(printed[2, s], printed[3, s])]
+    # then version 3 prints some of the random makes as playing cards and keeps the rest
+    assert 6 <= len(changed) <= 20, changed
+    for seed in changed:  # a playing card's nine: nine suit symbols, where a rank was
+        rng = np.random.default_rng(seed)
+        assert rng.random() >= 0.3  # a random make, not a fixed family
+        made = art.random_art(rng, "card")
+        nine = art.face_art(dataclasses.replace(made, layout=art.PLAYING_CARD), 1, faces.CELL)
+        assert np.array_equal(printed[3, seed], nine[1])

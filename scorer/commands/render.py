@@ -15,6 +15,8 @@ from scorer.render.scene import (
     FAMILIES,
     HELD_OUT_FAMILIES,
     KINDS,
+    RANDOM,
+    RANDOM_PLAYING_CARDS,
     render_scene,
     sample_sheet,
     write_dataset,
@@ -52,6 +54,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "way (default: as each family prints them, the fixed families Latin)",
     )
     parser.add_argument(
+        "--family",
+        choices=(RANDOM, RANDOM_PLAYING_CARDS),
+        default=None,
+        help="every make drawn fresh at random (random), or poker dice printed as small "
+        "playing cards, fresh at random (random-playing-cards); default: the fixed families",
+    )
+    parser.add_argument(
         "--samples",
         action="store_true",
         help="instead of a set, write small sample PNGs: one sheet per family, three throws",
@@ -74,11 +83,13 @@ def run(args: argparse.Namespace) -> int:
         held_out=args.held_out,
         split=args.split,
         ranks=args.ranks,
+        family=args.family,
     )
     seconds = time.perf_counter() - start
+    families = args.family or ("held-out" if args.held_out else "train")
     print(
-        f"rendered {args.images} {args.kind} photos ({'held-out' if args.held_out else 'train'} "
-        f"families) into {args.out_dir}/images/{args.split} in {seconds:.1f} s"
+        f"rendered {args.images} {args.kind} photos ({families} families) into "
+        f"{args.out_dir}/images/{args.split} in {seconds:.1f} s"
     )
     return 0
 
@@ -100,12 +111,15 @@ def write_samples(out_dir: Path, seed: int) -> int:
     scene = render_scene(np.random.default_rng(seed * 100 + 20), 5, kind="cards", family="random")
     small = cv2.resize(scene.image, (240, 240), interpolation=cv2.INTER_AREA)
     _write_small_png(out_dir / "random-cards-throw.png", small)
+    # poker dice printed as small playing cards, as a third of them may be in training
+    sheet = sample_sheet(RANDOM_PLAYING_CARDS, seed * 1000 + 60, kind="cards")
+    _write_small_png(out_dir / "random-playing-cards.png", sheet)
     # held-out poker dice printing Cyrillic ranks, as Russian and Ukrainian dice do
     rng = np.random.default_rng(seed * 100 + 21)
     scene = render_scene(rng, 5, kind="cards", held_out=True, ranks="cyrillic")
     small = cv2.resize(scene.image, (240, 240), interpolation=cv2.INTER_AREA)
     _write_small_png(out_dir / "throw-cards-cyrillic.png", small)
-    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 7} sample PNGs into {out_dir}")
+    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 8} sample PNGs into {out_dir}")
     return 0
 
 

@@ -402,6 +402,9 @@ def _paint_card(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) ->
     t = albedo.shape[0]
     rank = art.ranks[value - 1]
     colour = art.ink(value)
+    if art.layout == PLAYING_CARD:
+        _paint_playing_card(art, value, albedo, ink)
+        return
     if art.corner_index:
         _paint_corner_index(art, value, albedo, ink)
     if art.layout == "letters":
@@ -420,6 +423,44 @@ def _paint_card(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) ->
         _paint(albedo, ink, _text_cover(t, rank, art, _index_box(art, 0.12, 0.1, 0.18, t)), colour)
     else:
         _paint_court(art, value, albedo, ink)
+
+
+#: The layout of dice printed as small playing cards (``playing_card_art``).
+PLAYING_CARD = "playing-card"
+#: Where a playing card's suit symbols lie (x, y as shares of the face), as on the 9 and 10
+#: of a pack: two columns of four, and one (9) or two (10) between them.
+CARD_PIPS = {
+    1: [(x, y) for x in (0.33, 0.67) for y in (0.2, 0.4, 0.6, 0.8)] + [(0.5, 0.5)],
+    2: [(x, y) for x in (0.33, 0.67) for y in (0.2, 0.4, 0.6, 0.8)] + [(0.5, 0.3), (0.5, 0.7)],
+}
+
+
+def _paint_playing_card(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -> None:
+    """A face printed as a small playing card: the 9 and 10 show nine and ten suit symbols
+    (those of the lower half upside down, as on a card), the ace one big suit, the courts
+    a picture; each has its rank small over a small suit in two corners."""
+    t = albedo.shape[0]
+    colour = art.ink(value)
+    suit = art.ace_suit if value == 6 else _suit_for(value, colour)
+    corner = _text_cover(t, art.ranks[value - 1], art, _index_box(art, 0.04, 0.03, 0.13, t))
+    side = 0.13 * art.court_index_scale
+    small = suit_cover(t, suit, (0.04 + side / 2) * t, (0.1 + side) * t, 0.035 * t)
+    corner = np.maximum(corner, small)
+    _paint(albedo, ink, corner, colour)
+    _paint(albedo, ink, np.ascontiguousarray(corner[::-1, ::-1]), colour)
+    if value in CARD_PIPS:
+        r = 0.07 * t * art.suit_scale
+        for x, y in CARD_PIPS[value]:
+            if y <= 0.5:
+                cover = suit_cover(t, suit, x * t, y * t, r)
+            else:  # suits are mirror-symmetric: flipped top to bottom is turned half round
+                cover = np.ascontiguousarray(suit_cover(t, suit, x * t, (1 - y) * t, r)[::-1])
+            _paint(albedo, ink, cover, colour)
+    elif value == 6:
+        big = suit_cover(t, suit, 0.5 * t, 0.52 * t, 0.24 * t * art.ace_scale)
+        _paint(albedo, ink, big, colour)
+    else:
+        _paint_court(art, value, albedo, ink, index=False)
 
 
 #: Headwear a court picture may wear; the fixed families put a cap on J, a tiara on Q
@@ -476,8 +517,11 @@ def _hat(kind: str, cx: float, t: int) -> tuple[list[np.ndarray], list[tuple]]:
     return [], []
 
 
-def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -> None:
-    """A small court picture: robe, face, hair, headwear (and maybe a beard), and its index."""
+def _paint_court(
+    art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray, index: bool = True
+) -> None:
+    """A small court picture: robe, face, hair, headwear (and maybe a beard), and its index
+    (left to the caller where ``index`` is False)."""
     t = albedo.shape[0]
     colour = art.ink(value)
     rank = art.ranks[value - 1]
@@ -507,7 +551,9 @@ def _paint_court(art: DieArt, value: int, albedo: np.ndarray, ink: np.ndarray) -
     if art.beards[court]:
         beard = np.array([(cx - 0.08 * t, 0.5 * t), (cx + 0.08 * t, 0.5 * t), (cx, 0.62 * t)])
         _paint(albedo, ink, _poly_cover(t, [beard]), beard_colour)
-    _paint(albedo, ink, _text_cover(t, rank, art, _index_box(art, 0.08, 0.08, 0.2, t)), colour)
+    if index:
+        box = _index_box(art, 0.08, 0.08, 0.2, t)
+        _paint(albedo, ink, _text_cover(t, rank, art, box), colour)
 
 
 def _swirl(albedo: np.ndarray, colour: Colour, seed: int) -> None:
@@ -759,3 +805,12 @@ def random_art(rng: np.random.Generator, face: str, fonts_from: Sequence[str] = 
     if Path(art.typeface).name in CYRILLIC_TYPESET and rng.random() < CYRILLIC_SHARE:
         return dataclasses.replace(art, ranks=CYRILLIC_RANKS)
     return art
+
+
+def playing_card_art(rng: np.random.Generator, fonts_from: Sequence[str] = ()) -> DieArt:
+    """A make of poker dice never seen before, printed as small playing cards: the colours,
+    font, courts and finish of ``random_art`` (the same draws), its layout
+    :data:`PLAYING_CARD`. Many poker dice are printed so: their 9 and 10 show no big rank,
+    only nine or ten suit symbols and two small corner indices."""
+    art = random_art(rng, "card", fonts_from)
+    return dataclasses.replace(art, name="random-playing-card", layout=PLAYING_CARD)

@@ -38,6 +38,7 @@ from scorer.render.art import (
     TRAIN_ART,
     DieArt,
     face_art,
+    playing_card_art,
     random_art,
     typefaces,
 )
@@ -51,6 +52,9 @@ RANDOM = "random"
 #: ``family=RANDOM_TYPESET``: as ``RANDOM``, poker dice with ranks set in TrueType fonts
 #: (:func:`typefaces`: training only, where matplotlib's fonts are installed).
 RANDOM_TYPESET = "random-typeset"
+#: ``family=RANDOM_PLAYING_CARDS``: as ``RANDOM``, poker dice printed as small playing cards
+#: (:func:`playing_card_art`: suit symbols in a card's pattern on the 9 and 10).
+RANDOM_PLAYING_CARDS = "random-playing-cards"
 
 #: OpenCV 5's own sans-serif typeface, which has Cyrillic capitals and is no training
 #: font: a fixed family's Hershey font draws ASCII alone, so its Cyrillic ranks are set in it.
@@ -249,6 +253,8 @@ def _pick_arts(
                 "TrueType text: pip install matplotlib (training only), on OpenCV 5 or later"
             )
         return _pick_random_arts(rng, n, kind, held_out, fonts)
+    if family == RANDOM_PLAYING_CARDS:
+        return _pick_random_arts(rng, n, kind, held_out, playing_cards=True)
     if family is not None:
         art = FAMILIES.get(family) or HELD_OUT_FAMILIES.get(family)
         if art is None:
@@ -267,9 +273,15 @@ def _pick_arts(
 
 
 def _pick_random_arts(
-    rng: np.random.Generator, n: int, kind: str, held_out: bool, fonts: Sequence[str] = ()
+    rng: np.random.Generator,
+    n: int,
+    kind: str,
+    held_out: bool,
+    fonts: Sequence[str] = (),
+    playing_cards: bool = False,
 ) -> list[DieArt]:
-    """Fresh art for a throw: one matched set (65 %) or a new make for every die."""
+    """Fresh art for a throw: one matched set (65 %) or a new make for every die (poker
+    dice printed as playing cards where ``playing_cards``)."""
     if held_out:
         raise BadRender(
             "family 'random' draws new training art; it has no held-out part "
@@ -278,6 +290,8 @@ def _pick_random_arts(
 
     def draw() -> DieArt:
         face = {"pips": "pips", "cards": "card"}.get(kind) or ("pips", "card")[rng.integers(2)]
+        if playing_cards and face == "card":
+            return playing_card_art(rng, fonts)
         return random_art(rng, face, fonts)
 
     if rng.random() < 0.65:

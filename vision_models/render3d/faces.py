@@ -12,6 +12,7 @@ the caller turns into triangles (:data:`Glyphs`), so this module needs no Blende
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -43,6 +44,9 @@ PICTURES = tuple("\u2654\u2655\u2656\u2657\u2658\u2659\u265a\u265b\u265c\u265d\u
 PICTURES += tuple("\u2600\u2602\u2618\u273f\u2740\u2708\u260e\u231b\u263c")
 #: Card art families whose courts draw from :data:`PICTURES` (the train ones).
 FREE_PICTURES = frozenset({"chess", "fonts"})
+#: The share of the project's random card makes printed as small playing cards (VERSION 3:
+#: ``scorer.render.art.playing_card_art``).
+PLAYING_CARDS = 0.3
 
 
 def cell_uv(value: int, uv: np.ndarray) -> np.ndarray:
@@ -145,6 +149,8 @@ def _project_card(look: DieLook, value: int) -> tuple[np.ndarray, np.ndarray, Co
         art = families[look.art_seed % len(families)]
     else:
         art = project_art.random_art(rng, "card")
+        if look.version >= 3 and rng.random() < PLAYING_CARDS:  # drawn last: v2's art kept
+            art = replace(art, name="random-playing-card", layout=project_art.PLAYING_CARD)
     albedo, ink = project_art.face_art(art, value, CELL)
     body = tuple(float(c) / 255 for c in art.body[::-1])
     return np.ascontiguousarray(albedo[..., ::-1]), np.array(ink), body  # type: ignore[return-value]

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 from scorer.dice import CARDS
-from scorer.render import RANDOM, RANDOM_TYPESET
+from scorer.render import RANDOM, RANDOM_PLAYING_CARDS, RANDOM_TYPESET
 from scorer.render.art import typefaces
 from scorer.vision.crop import COURT_INPUT, COURT_SPAN, CROP_SPAN
 from scorer.vision.script import NETWORKS
@@ -217,6 +217,12 @@ def main(argv: list[str] | None = None) -> int:
         "with Cyrillic capitals printing 9 10 В Д К Т",
     )
     parser.add_argument(
+        "--playing-cards",
+        action="store_true",
+        help="a third of the rendered throws print their poker dice as small playing cards "
+        "(scorer.render.RANDOM_PLAYING_CARDS: nine and ten suit symbols on the 9 and 10)",
+    )
+    parser.add_argument(
         "--finder-kind",
         choices=("any", "pips"),
         default="any",
@@ -363,7 +369,8 @@ def main(argv: list[str] | None = None) -> int:
 
     real = data.load_real("train")
     crops = data.load_crops()
-    families = [RANDOM, RANDOM_TYPESET, None] if args.typeset else None
+    families = [RANDOM, *[RANDOM_TYPESET] * args.typeset]
+    families += [*[RANDOM_PLAYING_CARDS] * args.playing_cards, None]
     lean = None if args.slant is None else math.radians(args.slant)
     rendered = data.load_rendered(args.rendered, SEED + 1, families, most_slant=lean)
     physical = data.load_render3d(args.render3d, r3d_root) if args.render3d != 0 else []
