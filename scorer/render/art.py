@@ -42,9 +42,10 @@ SKIN: Colour = (170, 200, 235)
 class DieArt:
     """One family of dice: how its body looks and how its six faces are printed.
 
-    ``face`` is ``"pips"`` or ``"card"``. Card families pick one of three layouts:
-    ``"letters"`` (the rank alone), ``"suits"`` (rank over a suit symbol) or
-    ``"court"`` (court pictures on J, Q, K, a big spade on A, suits on 9 and 10).
+    ``face`` is ``"pips"`` or ``"card"``. Card families pick one of four layouts:
+    ``"letters"`` (the rank alone), ``"suits"`` (rank over a suit symbol),
+    ``"court"`` (court pictures on J, Q, K, a big spade on A, suits on 9 and 10) or
+    :data:`PLAYING_CARD` (small playing cards: nine and ten suit symbols on the 9 and 10).
     ``inks`` gives the colour of each value's ink (pip dice use one ink for all).
     """
 
