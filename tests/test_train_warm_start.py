@@ -209,7 +209,12 @@ def test_given_teachers_that_cannot_teach_then_refused_before_any_data(
 def test_given_a_render_with_an_unlabelled_thing_read_as_a_die_then_it_is_taught_as_no_die():
     from tests.test_vision_reader import draw_die, felt
     from vision_models.train.data import BACKGROUND, PATCH, Patch, Photo
-    from vision_models.train.fit import TYPESET_SOURCE, distilled, reader_extras
+    from vision_models.train.fit import (
+        PLAYING_CARDS_SOURCE,
+        TYPESET_SOURCE,
+        distilled,
+        reader_extras,
+    )
 
     # given a photo labelled with one die, and a second die-like thing nobody labelled
     image = felt(480, 480, seed=5)
@@ -233,6 +238,7 @@ def test_given_a_render_with_an_unlabelled_thing_read_as_a_die_then_it_is_taught
     assert distilled(Patch(image, 4, "tray-multicolor"))
     # nor of ranks set in TrueType fonts (Cyrillic among them), which it reads wrong
     assert not distilled(Patch(image, 8, TYPESET_SOURCE))
+    assert not distilled(Patch(image, 7, PLAYING_CARDS_SOURCE))
     assert distilled(Patch(image, 8, "rendered:random"))
 
 

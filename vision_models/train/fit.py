@@ -302,14 +302,16 @@ def reader_extras(models: Path, photos: list[Photo], per_photo: int = 4) -> list
 EXTRA = "extra"
 #: The source of the 2D renders' throws whose ranks are set in TrueType fonts (``--typeset``).
 TYPESET_SOURCE = "rendered:random-typeset"
+#: The source of the 2D renders' throws of poker dice printed as playing cards.
+PLAYING_CARDS_SOURCE = "rendered:random-playing-cards"
 
 
 def distilled(patch: Patch) -> bool:
     """Whether a kept network's reading of ``patch`` is kept while fine-tuning: not for a
-    3D render's crops nor for ranks set in TrueType fonts, Cyrillic ones among them (what
-    it is to learn), nor for an extra die a reader found, which the kept network reads
-    as a die and the label says is none."""
-    return patch.source not in ("render3d", TYPESET_SOURCE, EXTRA)
+    3D render's crops, ranks set in TrueType fonts (Cyrillic ones among them) nor dice
+    printed as playing cards (what it is to learn), nor for an extra die a reader found,
+    which the kept network reads as a die and the label says is none."""
+    return patch.source not in ("render3d", TYPESET_SOURCE, PLAYING_CARDS_SOURCE, EXTRA)
 
 
 def has_bf16() -> bool:
