@@ -219,8 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--playing-cards",
         action="store_true",
-        help="a third of the rendered throws print their poker dice as small playing cards "
-        "(scorer.render.RANDOM_PLAYING_CARDS: nine and ten suit symbols on the 9 and 10)",
+        help="as many rendered throws as each other family print their poker dice as small "
+        "playing cards (a third; a quarter with --typeset; scorer.render.RANDOM_PLAYING_CARDS: "
+        "nine and ten suit symbols on the 9 and 10)",
     )
     parser.add_argument(
         "--finder-kind",
@@ -369,8 +370,12 @@ def main(argv: list[str] | None = None) -> int:
 
     real = data.load_real("train")
     crops = data.load_crops()
-    families = [RANDOM, *[RANDOM_TYPESET] * args.typeset]
-    families += [*[RANDOM_PLAYING_CARDS] * args.playing_cards, None]
+    families: list[str | None] = [RANDOM]
+    if args.typeset:
+        families.append(RANDOM_TYPESET)
+    if args.playing_cards:
+        families.append(RANDOM_PLAYING_CARDS)
+    families.append(None)  # the fixed train families
     lean = None if args.slant is None else math.radians(args.slant)
     rendered = data.load_rendered(args.rendered, SEED + 1, families, most_slant=lean)
     physical = data.load_render3d(args.render3d, r3d_root) if args.render3d != 0 else []
