@@ -432,6 +432,9 @@ def test_scorer_render_draws_playing_card_dice_where_asked(
     classes = {int(line.split()[0]) for f in labels for line in f.read_text().splitlines()}
     assert classes and min(classes) >= 6
     assert "(random-playing-cards families)" in capsys.readouterr().out
+    with (tmp_path / "renders-test.csv").open() as fh:
+        makes = {m for row in csv.DictReader(fh) for m in row["families"].split()}
+    assert makes == {"random-playing-card"}
     # and an unknown family is refused with a message by the command line
     with pytest.raises(SystemExit) as refused:
         main([*argv, "--family", "cards-from-mars"])

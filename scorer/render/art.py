@@ -813,5 +813,9 @@ def playing_card_art(rng: np.random.Generator, fonts_from: Sequence[str] = ()) -
     font, courts and finish of ``random_art`` (the same draws), its layout
     :data:`PLAYING_CARD`. Many poker dice are printed so: their 9 and 10 show no big rank,
     only nine or ten suit symbols and two small corner indices."""
-    art = random_art(rng, "card", fonts_from)
+    return as_playing_cards(random_art(rng, "card", fonts_from))
+
+
+def as_playing_cards(art: DieArt) -> DieArt:
+    """A random make of poker dice (``random_art``) printed as small playing cards."""
     return dataclasses.replace(art, name="random-playing-card", layout=PLAYING_CARD)

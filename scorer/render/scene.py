@@ -284,7 +284,7 @@ def _pick_random_arts(
     dice printed as playing cards where ``playing_cards``)."""
     if held_out:
         raise BadRender(
-            "family 'random' draws new training art; it has no held-out part "
+            "a random family draws new training art; it has no held-out part "
             "(measure on held_out=True without a family)"
         )
 

@@ -12,7 +12,6 @@ the caller turns into triangles (:data:`Glyphs`), so this module needs no Blende
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -150,7 +149,7 @@ def _project_card(look: DieLook, value: int) -> tuple[np.ndarray, np.ndarray, Co
     else:
         art = project_art.random_art(rng, "card")
         if look.version >= 3 and rng.random() < PLAYING_CARDS:  # drawn last: v2's art kept
-            art = replace(art, name="random-playing-card", layout=project_art.PLAYING_CARD)
+            art = project_art.as_playing_cards(art)
     albedo, ink = project_art.face_art(art, value, CELL)
     body = tuple(float(c) / 255 for c in art.body[::-1])
     return np.ascontiguousarray(albedo[..., ::-1]), np.array(ink), body  # type: ignore[return-value]
