@@ -783,3 +783,59 @@ def test_the_package_example_runs() -> None:
 
     result = doctest.testmod(scorer.render, verbose=False)
     assert result.attempted > 0 and result.failed == 0
+
+
+# --- crowded trays -------------------------------------------------------------------------------
+
+
+def _floor_overlap(a: scene.PlacedDie, b: scene.PlacedDie) -> float:
+    """mm² two dice's outlines share on the floor, seen from above."""
+    area, _ = cv2.intersectConvexConvex(scene._footprint(a), scene._footprint(b))
+    return float(area)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_a_crowded_tray_packs_its_dice_so_that_many_touch_and_none_overlap(seed: int) -> None:
+    # given a crowded throw of 25 dice
+    thrown = render_scene(np.random.default_rng(seed), 25, kind="mixed", crowd=True)
+    dice = thrown.dice
+    assert len(dice) == len(thrown.labels()) == 25
+    # when each die's nearest neighbour is measured, centre to centre, in die sides
+    touching = 0
+    for i, die in enumerate(dice):
+        others = [o for j, o in enumerate(dice) if j != i]
+        # then no two dice share more of the floor than an edge's width
+        assert max(_floor_overlap(die, o) for o in others) <= 0.5
+        gap = min(np.linalg.norm(o.position[:2] - die.position[:2]) for o in others)
+        touching += gap < 1.2 * scene.DIE_MM
+    # and most dice lie against a neighbour (a plain throw keeps 1.45 sides apart)
+    assert touching >= 0.6 * len(dice)
+
+
+def test_a_plain_throw_is_the_same_photo_whatever_crowded_trays_can_do() -> None:
+    # given one seed rendered with the crowd switched off, and left at its default
+    plain = render_scene(np.random.default_rng(4), 5, kind="pips", crowd=False)
+    default = render_scene(np.random.default_rng(4), 5, kind="pips")
+    # then the photo is the same: sets rendered before crowds existed keep their photos
+    assert np.array_equal(plain.image, default.image)
+    for die in plain.dice:
+        others = [o for o in plain.dice if o is not die]
+        assert min(np.linalg.norm(o.position[:2] - die.position[:2]) for o in others) >= (
+            1.28 * scene.DIE_MM
+        )
+
+
+def test_only_a_crowded_tray_holds_more_than_twelve_dice() -> None:
+    with pytest.raises(ScorerError, match="0 to 12 dice"):
+        render_scene(np.random.default_rng(0), 13, kind="pips")
+    with pytest.raises(ScorerError, match=f"0 to {scene.CROWD_DICE[1]} dice"):
+        render_scene(np.random.default_rng(0), scene.CROWD_DICE[1] + 1, kind="pips", crowd=True)
+
+
+def test_scorer_render_crowd_writes_crowded_trays(tmp_path: Path) -> None:
+    # when the command renders two crowded held-out photos
+    assert main(["render", str(tmp_path), "--images", "2", "--held-out", "--crowd"]) == 0
+    # then each photo's label file holds as many dice as a crowded tray does
+    counts = [len(f.read_text().splitlines()) for f in (tmp_path / "labels" / "test").glob("*")]
+    assert len(counts) == 2
+    assert all(scene.CROWD_DICE[0] <= n <= scene.CROWD_DICE[1] for n in counts)

@@ -389,3 +389,15 @@ def test_given_a_poker_network_to_fine_tune_then_it_starts_from_its_own_kind(tmp
             assert stop.value.code == 2
             assert wanted in capsys.readouterr().err
             assert not (tmp_path / "m").exists()
+
+
+def test_given_a_crowded_tray_when_a_finder_is_kept_then_its_labels_are_learnt_not_the_old_maps():
+    from vision_models.train import data
+    from vision_models.train.fit import learnt_anew
+
+    # given two rendered throws of one seed: a plain one and a crowded one
+    plain = data.load_rendered(1, 7, kinds=("pips",))
+    crowded = data.load_rendered(1, 7, kinds=("pips",), crowd=True)
+    # then the crowded one holds a crowd's dice, and only it is learnt from its labels
+    assert len(crowded[0].classes) >= 8 > len(plain[0].classes)
+    assert learnt_anew(crowded[0]) and not learnt_anew(plain[0])

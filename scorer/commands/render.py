@@ -32,9 +32,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "render",
         help="render photos of thrown dice with labels (YOLO layout)",
         description=(
-            "Render top-down photos of 1-6 thrown dice (pip or poker-dice faces) with their "
-            "labels, in the layout of ../shared/datasets. --held-out uses only the art "
-            "families and tray colours that training never sees."
+            "Render top-down photos of 1-6 thrown dice (8-30 with --crowd; pip or poker-dice "
+            "faces) with their labels, in the layout of ../shared/datasets. --held-out uses "
+            "only the art families and tray colours that training never sees."
         ),
     )
     parser.add_argument("out_dir", type=Path, help="folder of the set (created if missing)")
@@ -61,6 +61,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "playing cards, fresh at random (random-playing-cards); default: the fixed families",
     )
     parser.add_argument(
+        "--crowd",
+        action="store_true",
+        help="crowded trays: 8-30 dice a photo, packed so that many touch, smaller in the frame",
+    )
+    parser.add_argument(
         "--samples",
         action="store_true",
         help="instead of a set, write small sample PNGs: one sheet per family, three throws",
@@ -84,6 +89,7 @@ def run(args: argparse.Namespace) -> int:
         split=args.split,
         ranks=args.ranks,
         family=args.family,
+        crowd=args.crowd,
     )
     seconds = time.perf_counter() - start
     families = args.family or ("held-out" if args.held_out else "train")
@@ -119,7 +125,16 @@ def write_samples(out_dir: Path, seed: int) -> int:
     scene = render_scene(rng, 5, kind="cards", held_out=True, ranks="cyrillic")
     small = cv2.resize(scene.image, (240, 240), interpolation=cv2.INTER_AREA)
     _write_small_png(out_dir / "throw-cards-cyrillic.png", small)
-    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 8} sample PNGs into {out_dir}")
+    # a crowded tray of held-out dice, many touching (--crowd)
+    scene = render_scene(
+        np.random.default_rng(seed * 100 + 28), 24, kind="mixed", crowd=True, held_out=True
+    )
+    boxes = np.array([box for _, _, box in scene.labels()])
+    (x0, y0), (x1, y1) = boxes[:, :2].min(0), (boxes[:, :2] + boxes[:, 2:]).max(0)
+    half, (cx, cy) = max(x1 - x0, y1 - y0) // 2 + 16, ((x0 + x1) // 2, (y0 + y1) // 2)
+    heap = scene.image[max(cy - half, 0) : cy + half, max(cx - half, 0) : cx + half]
+    _write_small_png(out_dir / "throw-crowd-held-out.png", heap)
+    print(f"wrote {len(FAMILIES) + len(HELD_OUT_FAMILIES) + 9} sample PNGs into {out_dir}")
     return 0
 
 

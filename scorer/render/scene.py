@@ -64,6 +64,11 @@ DIE_MM = 16.0  # side of a die; the camera's distance sets how many pixels that 
 #: radians: the most a slanted camera (a quarter of the throws) leans off straight down;
 #: training may ask for more (``most_slant``), as a phone held at a table leans
 MOST_SLANT = 0.24
+#: A crowded tray (``render_scene(crowd=True)``): as many dice as a round of Liar's dice
+#: pours out, packed so that many touch, each smaller in the frame.
+CROWD_DICE = (8, 30)
+#: A crowded tray's die side in pixels of a 640 px frame (a plain throw's: 27-62).
+CROWD_PX = (18.0, 42.0)
 Label = tuple[str, int, tuple[int, int, int, int]]
 
 
@@ -447,6 +452,81 @@ def _place_dice(
     return placed
 
 
+def _place_crowd(
+    rng: np.random.Generator,
+    cam: Camera,
+    rect: np.ndarray,
+    arts: list[DieArt],
+    values: list[int],
+    width: int,
+    height: int,
+    px_per_die: float,
+) -> list[PlacedDie]:
+    """Dice poured out in a heap's one layer: each laid as near the heap's middle as it
+    will go, so that most touch a neighbour. Footprints may meet but never overlap."""
+    margin = 0.95 * px_per_die + 3
+    hub = cam.to_floor(
+        np.array([[rng.uniform(margin, width - margin), rng.uniform(margin, height - margin)]])
+    )[0]
+    spread = DIE_MM * rng.uniform(0.6, 1.0) * math.sqrt(len(values))
+    placed: list[PlacedDie] = []
+    for art, value in zip(arts, values, strict=True):
+        best: PlacedDie | None = None
+        for attempt in range(260):
+            if best is not None and attempt >= 60:
+                break
+            if attempt < 60:
+                xy = hub + rng.normal(0, spread, 2)
+            else:  # the heap's ring is full where the tray's walls or the frame stop it
+                px = [[rng.uniform(margin, width - margin), rng.uniform(margin, height - margin)]]
+                xy = cam.to_floor(np.array(px))[0]
+            lean, lean_dir = abs(rng.normal(0, 0.02)), rng.uniform(0, 2 * math.pi)
+            rotation = _die_pose(value, rng.uniform(0, 2 * math.pi), lean_dir, lean)
+            die = PlacedDie(
+                art,
+                value,
+                rotation,
+                np.array([xy[0], xy[1], 0.0]),
+                tint=1 + rng.normal(0, 0.025, 3),
+            )
+            die.position[2] = -die.corners(inset=0.06)[:, 2].min()
+            if not _fits(die, placed, None, rect, cam, width, height, touching=True):
+                continue
+            if best is None or np.linalg.norm(xy - hub) < np.linalg.norm(best.position[:2] - hub):
+                best = die
+        if best is not None:
+            placed.append(_slid_in(best, hub, placed, rect, cam, width, height))
+    return placed
+
+
+def _slid_in(
+    die: PlacedDie,
+    hub: np.ndarray,
+    placed: list[PlacedDie],
+    rect: np.ndarray,
+    cam: Camera,
+    width: int,
+    height: int,
+) -> PlacedDie:
+    """``die`` pushed towards ``hub`` until it meets a die already there (bisected)."""
+    start = die.position.copy()
+    fits, blocked = 0.0, 1.0
+    for _ in range(8):
+        t = (fits + blocked) / 2
+        die.position = start + t * np.array([hub[0] - start[0], hub[1] - start[1], 0.0])
+        if _fits(die, placed, None, rect, cam, width, height, touching=True):
+            fits = t
+        else:
+            blocked = t
+    die.position = start + fits * np.array([hub[0] - start[0], hub[1] - start[1], 0.0])
+    return die
+
+
+def _footprint(die: PlacedDie) -> np.ndarray:
+    """The die's outline on the floor seen from above (float32 convex polygon, mm)."""
+    return cv2.convexHull(die.corners()[:, :2].astype(np.float32))
+
+
 def _fits(
     die: PlacedDie,
     placed: list[PlacedDie],
@@ -455,14 +535,21 @@ def _fits(
     cam: Camera,
     width: int,
     height: int,
+    touching: bool = False,
 ) -> bool:
     x, y = die.position[:2]
     reach = 0.5 * DIE_MM
     if not (rect[0] + reach <= x <= rect[2] - reach and rect[1] + reach <= y <= rect[3] - reach):
         return False
+    outline = _footprint(die) if touching else None
     for other in placed:
         gap = np.linalg.norm(other.position[:2] - die.position[:2])
-        if gap < (1.28 if other is lean_on else 1.45) * DIE_MM:
+        if outline is not None:
+            if gap < 1.8 * DIE_MM:
+                overlap, _ = cv2.intersectConvexConvex(outline, _footprint(other))
+                if overlap > 0.5:  # mm²: meeting along an edge is touching, more is inside
+                    return False
+        elif gap < (1.28 if other is lean_on else 1.45) * DIE_MM:
             return False
     px = cam.project(die.corners())
     return bool(px.min() >= 2 and px[:, 0].max() <= width - 3 and px[:, 1].max() <= height - 3)
@@ -928,6 +1015,7 @@ def render_scene(
     empty_tray: bool = False,
     ranks: str | None = None,
     most_slant: float = MOST_SLANT,
+    crowd: bool = False,
 ) -> Scene:
     """Render a throw and keep everything about it (for tests and for the demo camera).
 
@@ -939,12 +1027,15 @@ def render_scene(
     pip or card faces as ``kind`` says. ``ranks="cyrillic"`` prints the poker dice's ranks
     as Russian and Ukrainian dice do, ``"latin"`` as the rest (:func:`in_script`); the
     throw is otherwise the same. None: as each family prints them. ``most_slant``: the
-    most (radians) a slanted camera leans; the same throw otherwise.
+    most (radians) a slanted camera leans; the same throw otherwise. ``crowd=True`` packs
+    up to :data:`CROWD_DICE` dice around one spot, touching one another (:func:`_place_crowd`),
+    each smaller in the frame: a throw of another kind than every other seed's.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
-    if not 0 <= n_dice <= 12:
-        raise BadRender(f"a throw has 0 to 12 dice, not {n_dice}")
+    most = CROWD_DICE[1] if crowd else 12
+    if not 0 <= n_dice <= most:
+        raise BadRender(f"a throw has 0 to {most} dice, not {n_dice}")
     width, height = (int(v) for v in size)
     if not (96 <= width <= 4096 and 96 <= height <= 4096):
         raise BadRender(f"image size must be 96..4096 px a side, not {size}")
@@ -962,11 +1053,13 @@ def render_scene(
     arts = [in_script(a, ranks) for a in _pick_arts(rng, n_dice, kind, family, held_out)]
     if values is None:
         values = [int(v) for v in rng.integers(1, 7, size=n_dice)]
-    px_per_die = rng.uniform(27.0, 62.0) * min(width, height) / 640
+    low, high = CROWD_PX if crowd else (27.0, 62.0)
+    px_per_die = rng.uniform(low, high) * min(width, height) / 640
     cam = _camera(rng, width, height, px_per_die, most_slant)
     rect = _tray_walls(rng, cam, width, height)
     lights = _lights(rng)
-    dice = _place_dice(rng, cam, rect, arts, list(values), width, height, px_per_die)
+    place = _place_crowd if crowd else _place_dice
+    dice = place(rng, cam, rect, arts, list(values), width, height, px_per_die)
     if len(dice) < n_dice:
         raise BadRender(f"could not lay {n_dice} dice apart in a {width}x{height} frame")
     image = photograph(
@@ -1037,14 +1130,23 @@ def render_throw(
     held_out: bool = False,
     size: tuple[int, int] = (640, 640),
     most_slant: float = MOST_SLANT,
+    crowd: bool = False,
 ) -> tuple[np.ndarray, list[Label]]:
     """A photo of ``n_dice`` thrown dice (BGR uint8, ``size`` = (width, height)) and labels:
     (face ``"pips"|"card"``, value 1..6, (x, y, w, h) box of the whole die in pixels).
 
     ``family`` fixes the dice's make; ``"random"`` draws new art every throw (one set for
-    all dice, or one make per die) so that training sees endless colourings and fonts."""
+    all dice, or one make per die) so that training sees endless colourings and fonts.
+    ``crowd``: :func:`render_scene`'s crowded tray."""
     scene = render_scene(
-        rng, n_dice, kind=kind, family=family, held_out=held_out, size=size, most_slant=most_slant
+        rng,
+        n_dice,
+        kind=kind,
+        family=family,
+        held_out=held_out,
+        size=size,
+        most_slant=most_slant,
+        crowd=crowd,
     )
     return scene.image, scene.labels()
 
@@ -1081,6 +1183,7 @@ def write_dataset(
     size: tuple[int, int] = (640, 640),
     ranks: str | None = None,
     family: str | None = None,
+    crowd: bool = False,
 ) -> None:
     """Render ``n_images`` throws of 1-6 dice into a YOLO set (the layout of ../shared/datasets).
 
@@ -1089,7 +1192,7 @@ def write_dataset(
     ``default_rng([seed, i])``: sets of one seed grow without changing their first photos,
     and two seeds give different photos. ``held_out=True`` is refused for ``train``/``val``.
     ``ranks`` and ``family`` are :func:`render_scene`'s: one seed in both scripts gives the
-    same throws.
+    same throws. ``crowd=True``: crowded trays of :data:`CROWD_DICE` dice instead.
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")
@@ -1109,9 +1212,18 @@ def write_dataset(
     rows = []
     for i in range(n_images):
         rng = np.random.default_rng([seed, i])  # each photo can be re-rendered on its own
-        n_dice = int(rng.integers(1, 7))
+        n_dice = int(
+            rng.integers(CROWD_DICE[0], CROWD_DICE[1] + 1) if crowd else rng.integers(1, 7)
+        )
         scene = render_scene(
-            rng, n_dice, kind=kind, family=family, held_out=held_out, size=size, ranks=ranks
+            rng,
+            n_dice,
+            kind=kind,
+            family=family,
+            held_out=held_out,
+            size=size,
+            ranks=ranks,
+            crowd=crowd,
         )
         stem = f"s{seed}-{i:05d}"
         cv2.imwrite(str(images / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])

@@ -224,6 +224,21 @@ def main(argv: list[str] | None = None) -> int:
         "nine and ten suit symbols on the 9 and 10)",
     )
     parser.add_argument(
+        "--crowds",
+        type=int,
+        default=0,
+        help="crowded rendered throws (8-30 dice, many touching, scorer render --crowd) the "
+        "finder also learns from; with --finder-keep it learns their labels, not the kept "
+        "finder's maps",
+    )
+    parser.add_argument(
+        "--crowd-weight",
+        type=float,
+        default=0.2,
+        help="the crowded throws' share of the finder's crops, against 0.4 + 0.3 + 0.35 for "
+        "tray-multicolor, webcam-white and the 2D renders",
+    )
+    parser.add_argument(
         "--finder-kind",
         choices=("any", "pips"),
         default="any",
@@ -378,6 +393,7 @@ def main(argv: list[str] | None = None) -> int:
     families.append(None)  # the fixed train families
     lean = None if args.slant is None else math.radians(args.slant)
     rendered = data.load_rendered(args.rendered, SEED + 1, families, most_slant=lean)
+    crowds = data.load_rendered(args.crowds, SEED + 7, families, crowd=True)
     physical = data.load_render3d(args.render3d, r3d_root) if args.render3d != 0 else []
     if args.render3d_tables:
         first, last = args.render3d_tables
@@ -386,7 +402,8 @@ def main(argv: list[str] | None = None) -> int:
         )
     close = data.load_close_ups(args.render3d_close_ups, close_root)
     log(
-        f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered, "
+        f"photos: {len(real)} real, {len(crops)} crops, {len(rendered)} rendered "
+        f"({len(crowds)} crowded), "
         f"{len(physical)} rendered in 3D, {len(close)} dice rendered close up"
     )
 
@@ -399,6 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     tray_fit, tray_hold = split([p for p in real if p.source == "tray-multicolor"])
     cam_fit, cam_hold = split([p for p in real if p.source == "webcam-white"])
     ren_fit, ren_hold = split(rendered)
+    crowd_fit, _ = split(crowds)
     r3d_fit, r3d_hold = split(physical)
     close_fit, close_hold = split(close)
     report: dict[str, object] = {
@@ -408,6 +426,7 @@ def main(argv: list[str] | None = None) -> int:
             "webcam-white train": len(cam_fit) + len(cam_hold),
             "single-die-crops": len(crops),
             "rendered": len(rendered),
+            "rendered crowded": len(crowds),
             "rendered slant (degrees)": args.slant,
             "rendered in 3D": len(physical),
             "dice rendered close up": len(close),
@@ -425,6 +444,8 @@ def main(argv: list[str] | None = None) -> int:
         groups = [(tray_fit, 0.4), (cam_fit, 0.3)]
         if ren_fit:
             groups.append((ren_fit, 0.35))
+        if crowd_fit:
+            groups.append((crowd_fit, args.crowd_weight))
         late = list(groups)
         if r3d_fit:
             # translucent, marbled, dark and oblique dice: where the finder missed most
@@ -459,6 +480,7 @@ def main(argv: list[str] | None = None) -> int:
             "keep": str(args.finder_keep) if args.finder_keep else None,
             "lr": args.warm_lr if args.warm else 3e-3,
             "render3d_weight": args.finder_render3d_weight if r3d_fit else 0.0,
+            "crowd_weight": args.crowd_weight if crowd_fit else 0.0,
             "onnx_max_diff": diff,
         }
     if "faces" in args.only:

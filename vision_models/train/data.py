@@ -96,21 +96,29 @@ def load_crops() -> list[Photo]:
     return photos
 
 
+#: The source of a crowded rendered throw's photo (``load_rendered(crowd=True)``).
+CROWD = "crowd"
+
+
 def load_rendered(
     n_images: int,
     seed: int,
     families: list[str] | None = None,
     kinds: tuple[str, ...] = ("cards", "mixed", "pips", "cards"),
     most_slant: float | None = None,
+    crowd: bool = False,
 ) -> list[Photo]:
     """Throws drawn by ``scorer.render.scene`` (pips, cards and mixed), if it is there.
 
     By default half the throws use freshly randomised art (``family="random"``), half the
     fixed train families: a rank must be learnt as a rank, not as one maker's print.
     ``most_slant``: the most (radians) a slanted camera leans (None: the renderer's own).
+    ``crowd``: crowded trays (``scorer.render.scene.CROWD_DICE`` dice, many touching),
+    their source :data:`CROWD` so the finder can learn them rather than keep them.
     """
     try:
         from scorer import render
+        from scorer.render.scene import CROWD_DICE
     except ImportError:
         return []
     rng = np.random.default_rng(seed)
@@ -120,9 +128,9 @@ def load_rendered(
     for i in range(n_images):
         kind = kinds[i % len(kinds)]
         family = fams[int(rng.integers(len(fams)))] if fams else None  # None: any train family
-        n = int(rng.integers(1, 8))
+        n = int(rng.integers(CROWD_DICE[0], CROWD_DICE[1] + 1) if crowd else rng.integers(1, 8))
         image, labels = render.render_throw(
-            rng, n, kind=kind, family=family, size=(640, 640), **lean
+            rng, n, kind=kind, family=family, size=(640, 640), crowd=crowd, **lean
         )
         if image.ndim == 2:
             image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
@@ -131,7 +139,8 @@ def load_rendered(
         centres = np.array([(x + w / 2, y + h / 2) for _, _, (x, y, w, h) in labels], np.float32)
         sides = np.array([max(w, h) for _, _, (x, y, w, h) in labels], np.float32)
         classes = np.array([face_class(f, v) for f, v, _ in labels], np.int64)
-        photos.append(Photo(image, centres, sides, classes, f"rendered:{family}"))
+        source = CROWD if crowd else "rendered"
+        photos.append(Photo(image, centres, sides, classes, f"{source}:{family}"))
     return photos
 
 

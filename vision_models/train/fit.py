@@ -26,6 +26,7 @@ from scorer.vision.reader import Reader, find_dice
 from scorer.vision.sweep import MAP
 from vision_models.train.data import (
     BACKGROUND,
+    CROWD,
     PATCH_SPAN,
     Patch,
     Photo,
@@ -148,9 +149,10 @@ def train_finder(
     last ``late_share`` of the steps, where the learning rate anneals, from ``late``;
     from scratch, or fine-tuned from the exported finder ``start``.
 
-    With ``keep`` (an exported finder), every crop that is not of a 3D render is fitted
-    to what that finder makes of it rather than to its labels: the new finder learns the
-    renders' dice and keeps the old one's spots, sides and misses on every real photo,
+    With ``keep`` (an exported finder), every crop that is not of a 3D render or a
+    crowded tray (:func:`learnt_anew`) is fitted to what that finder makes of it rather
+    than to its labels: the new finder learns those dice and keeps the old one's spots,
+    sides and misses on every real photo,
     so the face network trained on the old finder's crops still reads them
     (render3d.md, run 10)."""
     net = DieFinder() if start is None else warm_start(DieFinder(), start)
@@ -174,7 +176,7 @@ def train_finder(
             photos = groups[int(rng.choice(len(groups), p=weights))][0]
             photo = photos[int(rng.integers(len(photos)))]
             sample = finder_sample(photo, rng, out=192)
-            kept.append(teacher is not None and photo.source != "render3d")
+            kept.append(teacher is not None and not learnt_anew(photo))
             imgs.append(sample[0])
             heats.append(sample[1])
             sides.append(sample[2])
@@ -193,6 +195,12 @@ def train_finder(
             loss = labels_loss(out, heat, side, mask)
         run = _stepped(opt, sched, loss, run, step, steps, "finder", t0, log)
     return net.eval()
+
+
+def learnt_anew(photo: Photo) -> bool:
+    """Whether a fine-tuned finder learns this photo's labels even where it keeps another
+    finder's maps: the 3D renders and crowded trays, what the kept finder reads worst."""
+    return photo.source == "render3d" or photo.source.startswith(CROWD)
 
 
 def labels_loss(
