@@ -1029,7 +1029,7 @@ def render_scene(
     throw is otherwise the same. None: as each family prints them. ``most_slant``: the
     most (radians) a slanted camera leans; the same throw otherwise. ``crowd=True`` packs
     up to :data:`CROWD_DICE` dice around one spot, touching one another (:func:`_place_crowd`),
-    each smaller in the frame: a throw of another kind than every other seed's.
+    each smaller in the frame (one seed draws another throw with it than without).
     """
     if kind not in KINDS:
         raise BadRender(f"kind must be one of {', '.join(KINDS)}, not {kind!r}")

@@ -234,7 +234,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--crowd-weight",
         type=float,
-        default=0.2,
+        default=0.3,
         help="the crowded throws' share of the finder's crops, against 0.4 + 0.3 + 0.35 for "
         "tray-multicolor, webcam-white and the 2D renders",
     )
