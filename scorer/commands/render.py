@@ -93,8 +93,9 @@ def run(args: argparse.Namespace) -> int:
     )
     seconds = time.perf_counter() - start
     families = args.family or ("held-out" if args.held_out else "train")
+    crowded = "crowded " if args.crowd else ""
     print(
-        f"rendered {args.images} {args.kind} photos ({families} families) into "
+        f"rendered {args.images} {crowded}{args.kind} photos ({families} families) into "
         f"{args.out_dir}/images/{args.split} in {seconds:.1f} s"
     )
     return 0
