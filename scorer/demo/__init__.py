@@ -73,7 +73,7 @@ class DemoTable:
 
     def throw(self, held: list[int] | None = None, kind: str = "pips") -> DemoThrow:
         """Throw the dice not held (``held``: the values kept, any order)."""
-        from scorer.render.scene import DIE_MM, _place_dice
+        from scorer.render.scene import DIE_MM, _Floor, _place_dice
 
         kind = DEMO_KINDS.get(kind, kind)
         rng = np.random.default_rng([_DEMO_STREAM, self.seed, 1, self.count])
@@ -87,12 +87,10 @@ class DemoTable:
                 kept.append(die)
         free = DEMO_DICE - len(kept)
         values = [int(v) for v in rng.integers(1, 7, size=free)]
-        width, height = self.size
+        floor = _Floor.under(self.camera, self.rect, self.size, self.px_per_die)
         art = self.arts[kind]
         for _ in range(60):
-            new = _place_dice(
-                rng, self.camera, self.rect, [art] * free, values, width, height, self.px_per_die
-            )
+            new = _place_dice(rng, floor, [art] * free, values)
             apart = all(
                 np.linalg.norm(n.position[:2] - k.position[:2]) >= 1.45 * DIE_MM
                 for n in new
@@ -101,16 +99,7 @@ class DemoTable:
             if len(new) == free and apart:
                 break
         else:  # no room beside the held dice: they are thrown again at the same values
-            new = _place_dice(
-                rng,
-                self.camera,
-                self.rect,
-                [art] * DEMO_DICE,
-                [d.value for d in kept] + values,
-                width,
-                height,
-                self.px_per_die,
-            )
+            new = _place_dice(rng, floor, [art] * DEMO_DICE, [d.value for d in kept] + values)
             kept = []
         self.dice, self.kind = kept + new, kind
         return DemoThrow(self._draw(rng), [d.value for d in self.dice], self._boxes())

@@ -389,22 +389,49 @@ def _die_pose(value: int, yaw: float, lean_dir: float, lean: float) -> np.ndarra
     return _rot_axis(axis, lean) @ _rot_z(yaw) @ _VALUE_UP[value]
 
 
+@dataclass(frozen=True)
+class _Floor:
+    """Where a throw's dice may lie: the camera that sees them, the tray's walls (mm) and
+    the frame (px), with the margin a die's centre keeps from the frame's edges (px)."""
+
+    cam: Camera
+    rect: np.ndarray
+    width: int
+    height: int
+    margin: float
+
+    @classmethod
+    def under(
+        cls, cam: Camera, rect: np.ndarray, size: tuple[int, int], px_per_die: float
+    ) -> _Floor:
+        """The floor a camera sees dice ``px_per_die`` wide on, in a frame of ``size``."""
+        return cls(cam, rect, size[0], size[1], 0.95 * px_per_die + 3)
+
+    def spot(self, rng: np.random.Generator) -> np.ndarray:
+        """A point of the floor seen anywhere in the frame, the margin kept (mm)."""
+        m = self.margin
+        px = np.array([[rng.uniform(m, self.width - m), rng.uniform(m, self.height - m)]])
+        return self.cam.to_floor(px)[0]
+
+
+def _resting(
+    art: DieArt, value: int, rotation: np.ndarray, xy: np.ndarray, rng: np.random.Generator
+) -> PlacedDie:
+    """A die of ``art`` turned by ``rotation`` lying on the floor at ``xy`` (mm)."""
+    die = PlacedDie(
+        art, value, rotation, np.array([xy[0], xy[1], 0.0]), tint=1 + rng.normal(0, 0.025, 3)
+    )
+    die.position[2] = -die.corners(inset=0.06)[:, 2].min()
+    return die
+
+
 def _place_dice(
-    rng: np.random.Generator,
-    cam: Camera,
-    rect: np.ndarray,
-    arts: list[DieArt],
-    values: list[int],
-    width: int,
-    height: int,
-    px_per_die: float,
+    rng: np.random.Generator, floor: _Floor, arts: list[DieArt], values: list[int]
 ) -> list[PlacedDie]:
-    margin = 0.95 * px_per_die + 3
+    rect = floor.rect
     placed: list[PlacedDie] = []
     clustered = rng.random() < 0.5
-    hub = cam.to_floor(
-        np.array([[rng.uniform(margin, width - margin), rng.uniform(margin, height - margin)]])
-    )[0]
+    hub = floor.spot(rng)
     for art, value in zip(arts, values, strict=True):
         for attempt in range(400):
             lean, lean_dir, lean_on = abs(rng.normal(0, 0.025)), rng.uniform(0, 2 * math.pi), None
@@ -420,10 +447,7 @@ def _place_dice(
             elif clustered and attempt < 200:
                 xy = hub + rng.normal(0, 2.2 * DIE_MM, 2)
             else:
-                px = np.array(
-                    [[rng.uniform(margin, width - margin), rng.uniform(margin, height - margin)]]
-                )
-                xy = cam.to_floor(px)[0]
+                xy = floor.spot(rng)
             if roll > 0.9:  # against the nearest wall, if it is close
                 gaps = np.array(
                     [xy[0] - rect[0], xy[1] - rect[1], rect[2] - xy[0], rect[3] - xy[1]]
@@ -436,16 +460,8 @@ def _place_dice(
                     xy = xy.copy()
                     xy[side % 2] = rect[side] + inward if side < 2 else rect[side] - inward
                     yaw = lean_dir + rng.normal(0, 0.08)
-            rotation = _die_pose(value, yaw, lean_dir, lean)
-            die = PlacedDie(
-                art,
-                value,
-                rotation,
-                np.array([xy[0], xy[1], 0.0]),
-                tint=1 + rng.normal(0, 0.025, 3),
-            )
-            die.position[2] = -die.corners(inset=0.06)[:, 2].min()
-            if not _fits(die, placed, lean_on, rect, cam, width, height):
+            die = _resting(art, value, _die_pose(value, yaw, lean_dir, lean), xy, rng)
+            if not _fits(die, placed, lean_on, floor):
                 continue
             placed.append(die)
             break
@@ -453,21 +469,11 @@ def _place_dice(
 
 
 def _place_crowd(
-    rng: np.random.Generator,
-    cam: Camera,
-    rect: np.ndarray,
-    arts: list[DieArt],
-    values: list[int],
-    width: int,
-    height: int,
-    px_per_die: float,
+    rng: np.random.Generator, floor: _Floor, arts: list[DieArt], values: list[int]
 ) -> list[PlacedDie]:
     """Dice poured out in a heap's one layer: each laid as near the heap's middle as it
     will go, so that most touch a neighbour. Footprints may meet but never overlap."""
-    margin = 0.95 * px_per_die + 3
-    hub = cam.to_floor(
-        np.array([[rng.uniform(margin, width - margin), rng.uniform(margin, height - margin)]])
-    )[0]
+    hub = floor.spot(rng)
     spread = DIE_MM * rng.uniform(0.6, 1.0) * math.sqrt(len(values))
     placed: list[PlacedDie] = []
     for art, value in zip(arts, values, strict=True):
@@ -475,46 +481,28 @@ def _place_crowd(
         for attempt in range(260):
             if best is not None and attempt >= 60:
                 break
-            if attempt < 60:
-                xy = hub + rng.normal(0, spread, 2)
-            else:  # the heap's ring is full where the tray's walls or the frame stop it
-                px = [[rng.uniform(margin, width - margin), rng.uniform(margin, height - margin)]]
-                xy = cam.to_floor(np.array(px))[0]
+            # the heap's ring first; anywhere where the tray's walls or the frame stop it
+            xy = hub + rng.normal(0, spread, 2) if attempt < 60 else floor.spot(rng)
             lean, lean_dir = abs(rng.normal(0, 0.02)), rng.uniform(0, 2 * math.pi)
             rotation = _die_pose(value, rng.uniform(0, 2 * math.pi), lean_dir, lean)
-            die = PlacedDie(
-                art,
-                value,
-                rotation,
-                np.array([xy[0], xy[1], 0.0]),
-                tint=1 + rng.normal(0, 0.025, 3),
-            )
-            die.position[2] = -die.corners(inset=0.06)[:, 2].min()
-            if not _fits(die, placed, None, rect, cam, width, height, touching=True):
+            die = _resting(art, value, rotation, xy, rng)
+            if not _fits(die, placed, None, floor, touching=True):
                 continue
             if best is None or np.linalg.norm(xy - hub) < np.linalg.norm(best.position[:2] - hub):
                 best = die
         if best is not None:
-            placed.append(_slid_in(best, hub, placed, rect, cam, width, height))
+            placed.append(_slid_in(best, hub, placed, floor))
     return placed
 
 
-def _slid_in(
-    die: PlacedDie,
-    hub: np.ndarray,
-    placed: list[PlacedDie],
-    rect: np.ndarray,
-    cam: Camera,
-    width: int,
-    height: int,
-) -> PlacedDie:
+def _slid_in(die: PlacedDie, hub: np.ndarray, placed: list[PlacedDie], floor: _Floor) -> PlacedDie:
     """``die`` pushed towards ``hub`` until it meets a die already there (bisected)."""
     start = die.position.copy()
     fits, blocked = 0.0, 1.0
     for _ in range(8):
         t = (fits + blocked) / 2
         die.position = start + t * np.array([hub[0] - start[0], hub[1] - start[1], 0.0])
-        if _fits(die, placed, None, rect, cam, width, height, touching=True):
+        if _fits(die, placed, None, floor, touching=True):
             fits = t
         else:
             blocked = t
@@ -531,14 +519,12 @@ def _fits(
     die: PlacedDie,
     placed: list[PlacedDie],
     lean_on: PlacedDie | None,
-    rect: np.ndarray,
-    cam: Camera,
-    width: int,
-    height: int,
+    floor: _Floor,
     touching: bool = False,
 ) -> bool:
     x, y = die.position[:2]
     reach = 0.5 * DIE_MM
+    rect = floor.rect
     if not (rect[0] + reach <= x <= rect[2] - reach and rect[1] + reach <= y <= rect[3] - reach):
         return False
     outline = _footprint(die) if touching else None
@@ -551,8 +537,10 @@ def _fits(
                     return False
         elif gap < (1.28 if other is lean_on else 1.45) * DIE_MM:
             return False
-    px = cam.project(die.corners())
-    return bool(px.min() >= 2 and px[:, 0].max() <= width - 3 and px[:, 1].max() <= height - 3)
+    px = floor.cam.project(die.corners())
+    return bool(
+        px.min() >= 2 and px[:, 0].max() <= floor.width - 3 and px[:, 1].max() <= floor.height - 3
+    )
 
 
 # --- drawing ------------------------------------------------------------------------------------
@@ -1059,7 +1047,7 @@ def render_scene(
     rect = _tray_walls(rng, cam, width, height)
     lights = _lights(rng)
     place = _place_crowd if crowd else _place_dice
-    dice = place(rng, cam, rect, arts, list(values), width, height, px_per_die)
+    dice = place(rng, _Floor.under(cam, rect, (width, height), px_per_die), arts, list(values))
     if len(dice) < n_dice:
         raise BadRender(f"could not lay {n_dice} dice apart in a {width}x{height} frame")
     image = photograph(
@@ -1210,21 +1198,12 @@ def write_dataset(
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
     rows = []
+    throw = {"kind": kind, "family": family, "held_out": held_out, "size": size}
+    dice = CROWD_DICE if crowd else (1, 6)
     for i in range(n_images):
         rng = np.random.default_rng([seed, i])  # each photo can be re-rendered on its own
-        n_dice = int(
-            rng.integers(CROWD_DICE[0], CROWD_DICE[1] + 1) if crowd else rng.integers(1, 7)
-        )
-        scene = render_scene(
-            rng,
-            n_dice,
-            kind=kind,
-            family=family,
-            held_out=held_out,
-            size=size,
-            ranks=ranks,
-            crowd=crowd,
-        )
+        n_dice = int(rng.integers(dice[0], dice[1] + 1))
+        scene = render_scene(rng, n_dice, ranks=ranks, crowd=crowd, **throw)
         stem = f"s{seed}-{i:05d}"
         cv2.imwrite(str(images / f"{stem}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95])
         h, w = scene.image.shape[:2]
