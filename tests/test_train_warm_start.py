@@ -401,3 +401,17 @@ def test_given_a_crowded_tray_when_a_finder_is_kept_then_its_labels_are_learnt_n
     # then the crowded one holds a crowd's dice, and only it is learnt from its labels
     assert len(crowded[0].classes) >= 8 > len(plain[0].classes)
     assert learnt_anew(crowded[0]) and not learnt_anew(plain[0])
+
+
+def test_given_crowds_asked_for_without_a_finder_to_train_then_refused_before_any_data(
+    tmp_path, capsys
+):
+    from vision_models.train.__main__ import main
+
+    # given crowded throws asked for a run that trains only a face network
+    with pytest.raises(SystemExit) as stop:
+        main(["--only", "faces", "--crowds", "10", "--out", str(tmp_path / "m")])
+    # then it stops at once, naming what to add, and writes nothing
+    assert stop.value.code == 2
+    assert "add finder to --only" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()

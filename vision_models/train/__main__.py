@@ -322,6 +322,13 @@ def main(argv: list[str] | None = None) -> int:
     args.only = list(dict.fromkeys(args.only))  # a stage named twice runs once
     if args.distil and "faces" not in args.only:
         parser.error("--distil teaches a face network: add faces to --only")
+    if args.crowds and "finder" not in args.only:
+        parser.error("--crowds teaches the finder: add finder to --only")
+    if args.crowds < 0 or args.crowd_weight <= 0.0:
+        parser.error(
+            "--crowds is a count and --crowd-weight a positive share, not "
+            f"{args.crowds} and {args.crowd_weight}"
+        )
     missing = [str(p) for p in args.distil if not p.is_file()]
     if missing:
         parser.error(f"--distil: no face network at {', '.join(missing)}")

@@ -139,8 +139,8 @@ def load_rendered(
         centres = np.array([(x + w / 2, y + h / 2) for _, _, (x, y, w, h) in labels], np.float32)
         sides = np.array([max(w, h) for _, _, (x, y, w, h) in labels], np.float32)
         classes = np.array([face_class(f, v) for f, v, _ in labels], np.int64)
-        source = CROWD if crowd else "rendered"
-        photos.append(Photo(image, centres, sides, classes, f"{source}:{family}"))
+        source = CROWD if crowd else f"rendered:{family}"
+        photos.append(Photo(image, centres, sides, classes, source))
     return photos
 
 

@@ -200,7 +200,7 @@ def train_finder(
 def learnt_anew(photo: Photo) -> bool:
     """Whether a fine-tuned finder learns this photo's labels even where it keeps another
     finder's maps: the 3D renders and crowded trays, what the kept finder reads worst."""
-    return photo.source == "render3d" or photo.source.startswith(CROWD)
+    return photo.source in ("render3d", CROWD)
 
 
 def labels_loss(
