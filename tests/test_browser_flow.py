@@ -133,7 +133,9 @@ def test_the_whole_game_flow_on_the_pages(live):
             values = phone.locator("#part-two-values")
             expect(values.locator("input")).to_have_count(9)
             values.locator('input[name="value.pair"]').fill("8")
-            values.locator("button[type=submit]").click()
+            # the form shows what was typed at once: wait for the server's answer instead
+            with phone.expect_response(lambda r: r.url.endswith("/options")):
+                values.locator("button[type=submit]").click()
             expect(values.locator('input[name="value.pair"]')).to_have_value("8")
             assert table.store.load(game_id).rules.options["value.pair"] == 8
             phone.locator("#typed-dice").fill("12345")
