@@ -4,9 +4,13 @@
 crop at its labelled box (the finder left out) and names it with the networks a game of
 that kind reads with (``Reader.embed``: poker dice with their own networks), so what the
 figures lose is the face networks' alone. Prints dice named right by kind of die, then by
-held-out family of the photo, by the die's side in pixels and by the camera's tilt:
+held-out family of the photo, by body, by the die's side in pixels and by the camera's tilt.
+``--split train --skip K`` reads training photos no network saw (the poker dice's
+networks learnt the first 400 and 800 of the first look's): the same families, the
+control that says how much of the held-out figure is the art and how much the renders.
 
     .venv/bin/python benchmarks/render3d_faces.py [--root DIR] [--count N] [--models DIR]
+        [--split test|train] [--skip K]
 """
 
 from __future__ import annotations
@@ -45,20 +49,23 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--root", type=Path, default=None, help="render cache (default: ~/.cache)")
-    parser.add_argument("--count", type=int, default=None, help="the first N test photos")
+    parser.add_argument("--count", type=int, default=None, help="the first N photos read")
+    parser.add_argument("--split", choices=("test", "train"), default="test")
+    parser.add_argument("--skip", type=int, default=0, help="photos of the split passed over")
     parser.add_argument("--models", type=Path, default=None, help="folder of the .onnx networks")
     args = parser.parse_args(argv)
     root = args.root or default_root()
-    if not (root / "images" / "test").is_dir():
-        print(f"render3d faces: no test photos in {root}; run `make renders`")
+    if not (root / "images" / args.split).is_dir():
+        print(f"render3d faces: no {args.split} photos in {root}; run `make renders`")
         return 0
     reader = Reader(args.models)
     seen: Counter = Counter()
     right: Counter = Counter()
-    for photo in load_split(root, "test")[: args.count]:
+    photos = load_split(root, args.split)[args.skip :]
+    for photo in photos[: args.count]:
         if not photo.dice:
             continue
-        notes = json.loads((root / "notes" / "test" / f"{photo.path.stem}.json").read_text())
+        notes = json.loads((root / "notes" / args.split / f"{photo.path.stem}.json").read_text())
         image = cv2.imread(str(photo.path), cv2.IMREAD_COLOR)
         crops = [face_crop(image, d.centre, max(d.box[2], d.box[3])) for d in photo.dice]
         _, probs = reader.embed(crops, "card" if notes["kind"] == "cards" else None)
@@ -70,10 +77,11 @@ def main(argv: list[str] | None = None) -> int:
             groups = [("kind", die.face), ("side", f"{die.face}, {side}")]
             groups += [("tilt", f"{die.face}, {tilt}")]
             groups += [("held out", f"{die.face}, {h}") for h in notes["held_out"]]
+            groups += [("body", f"{die.face}, {b}") for b in notes["families"]["body"]]
             for group in groups:
                 seen[group] += 1
                 right[group] += named
-    for title in ("kind", "held out", "side", "tilt"):
+    for title in ("kind", "held out", "body", "side", "tilt"):
         print(f"by {title}:")
         for group in sorted(g for g in seen if g[0] == title):
             n, k = seen[group], right[group]
