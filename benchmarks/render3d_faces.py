@@ -4,7 +4,9 @@
 crop at its labelled box (the finder left out) and names it with the networks a game of
 that kind reads with (``Reader.embed``: poker dice with their own networks), so what the
 figures lose is the face networks' alone. Prints dice named right by kind of die, then by
-held-out family of the photo, by body, by the die's side in pixels and by the camera's tilt.
+held-out family of the photo, by body, by the die's side in pixels, by the camera's tilt
+and, for photos whose notes say it (``print_seen``, rendered since session 42), by how
+much print the photo shows on the die's top face and how far it stands out from the body.
 ``--split train --skip K`` reads training photos no network saw (the poker dice's
 networks learnt the first 400 and 800 of the first look's): the same families, the
 control that says how much of the held-out figure is the art and how much the renders.
@@ -29,6 +31,8 @@ sys.path.insert(0, str(REPO))
 
 SIDES = (24, 40)  # px: under 24, 24-39, 40 and more
 TILTS = (15, 30)  # degrees: straight down to 14, 15-29, 30 and more
+PRINTED = (10, 30)  # printed pixels on the top face the photo shows
+CONTRAST = (10, 20)  # the print's colour difference from the body there (CIE76)
 
 
 def bucket(value: float, edges: tuple[int, int], unit: str) -> str:
@@ -70,7 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         crops = [face_crop(image, d.centre, max(d.box[2], d.box[3])) for d in photo.dice]
         _, probs = reader.embed(crops, "card" if notes["kind"] == "cards" else None)
         tilt = bucket(notes["camera"]["tilt_deg"], TILTS, "degrees")
-        for die, p in zip(photo.dice, probs, strict=True):
+        seen = notes.get("print_seen") or [None] * len(photo.dice)
+        for die, p, shown in zip(photo.dice, probs, seen, strict=True):
             faces = slice(6, 12) if die.face == "card" else slice(0, 6)
             named = int(np.argmax(p[faces])) + faces.start == face_class(die.face, die.value)
             side = bucket(max(die.box[2], die.box[3]), SIDES, "px")
@@ -78,10 +83,14 @@ def main(argv: list[str] | None = None) -> int:
             groups += [("tilt", f"{die.face}, {tilt}")]
             groups += [("held out", f"{die.face}, {h}") for h in notes["held_out"]]
             groups += [("body", f"{die.face}, {b}") for b in notes["families"]["body"]]
+            if shown is not None:
+                printed = bucket(shown[1], PRINTED, "px printed")
+                groups += [("print shown", f"{die.face}, {printed}")]
+                groups += [("print contrast", f"{die.face}, {bucket(shown[2], CONTRAST, 'dE')}")]
             for group in groups:
                 seen[group] += 1
                 right[group] += named
-    for title in ("kind", "held out", "body", "side", "tilt"):
+    for title in ("kind", "held out", "body", "side", "tilt", "print shown", "print contrast"):
         print(f"by {title}:")
         for group in sorted(g for g in seen if g[0] == title):
             n, k = seen[group], right[group]

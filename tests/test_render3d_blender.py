@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -145,6 +146,44 @@ def test_a_whole_scene_renders_with_labels_inside_the_photo() -> None:
         x, y, w, h = die.box
         assert x >= 0 and y >= 0 and x + w <= width and y + h <= height
         assert 1 <= die.value <= 6 and die.face == die.look.face
+
+
+def test_a_print_in_the_bodys_own_colour_is_not_seen_and_a_black_one_on_white_is() -> None:
+    # given a plan of a few pip dice, printed once black on white, once in the white itself
+    seeds = (dataset.plan_seed(9, "train", i) for i in range(80))
+    plan = next(p for s in seeds if len((p := looks.scene_plan(s, "train", "pips")).dice) <= 4)
+    white = (0.9, 0.9, 0.9)
+
+    def printed(ink: tuple[float, float, float]) -> looks.ScenePlan:
+        return replace(
+            plan,
+            dice=tuple(
+                replace(
+                    d,
+                    body="opaque",
+                    colour=white,
+                    second=white,
+                    pips="round",
+                    emblem="none",
+                    ink=ink,
+                    one_ink=ink,
+                )
+                for d in plan.dice
+            ),
+        )
+
+    # when both are rendered
+    clear = blender.render(printed((0.02, 0.02, 0.02)), samples=2, threads=2, max_side=320)
+    hidden = blender.render(printed(white), samples=2, threads=2, max_side=320)
+    # then every die's top face is seen within its box, and only the black print stands out
+    assert clear.dice and len(clear.dice) == len(hidden.dice)
+    for die in clear.dice:
+        assert die.seen is not None
+        assert 0 < die.seen.ink_px < die.seen.top_px <= die.box[2] * die.box[3]
+        assert die.seen.contrast > 30
+    for die in hidden.dice:
+        assert die.seen is not None and die.seen.ink_px > 0
+        assert die.seen.contrast < 10
 
 
 @pytest.mark.slow

@@ -154,6 +154,12 @@ def main(argv: list[str] | None = None) -> int:
             },
             "seconds": round(time.monotonic() - t0, 1),
             "size": [int(render.image.shape[1]), int(render.image.shape[0])],
+            # each labelled die in the label's order: its top face's pixels, the printed
+            # ones among them, and the print's colour difference from the body in the photo
+            "print_seen": [
+                [d.seen.top_px, d.seen.ink_px, d.seen.contrast] if d.seen else None
+                for d in render.dice
+            ],
         }
         if args.table is not None:
             notes["table"] = args.table

@@ -33,11 +33,23 @@ SHARP_LIMIT = 1600
 
 
 @dataclass(frozen=True)
+class PrintSeen:
+    """How much of a die's top face, and of its print there, its photo shows: what any
+    reader has to go on. Many rendered dice show none (``render3d.md``, "The held-out
+    families read no worse than the train families"): a label there is a guess."""
+
+    top_px: int  # pixels of its top face the camera sees
+    ink_px: int  # of those, printed (pips, ranks, pictures, emblems)
+    contrast: float  # print against body there in the photo: CIE76 colour difference
+
+
+@dataclass(frozen=True)
 class RenderedDie:
     value: int
     face: str
     box: tuple[float, float, float, float]  # x, y, w, h in pixels of the rendered photo
     look: DieLook
+    seen: PrintSeen | None = None
 
 
 @dataclass(frozen=True)
@@ -827,6 +839,7 @@ class _Staged:
     camera: geometry.Camera
     dice: list[RenderedDie]
     shapes: list[tuple[np.ndarray, np.ndarray]]  # each labelled die's pose and mesh points
+    objects: list[bpy.types.Object]  # each labelled die
     dropped: int
     rng: np.random.Generator
 
@@ -851,7 +864,7 @@ def _stage(plan: ScenePlan, threads: int, max_side: int, samples: int) -> _Stage
     camera, _, target = _camera(scene, plan, rng, level or dice, max_side)
     _lights(scene, plan, target, camera.matrix, rng)
     eye = camera.matrix[:3, 3]
-    labelled, shown = [], []
+    labelled, shown, objects = [], [], []
     for d, look, side_mm in zip(dice, plan.dice, plan.side_mm, strict=True):
         if d.hide_render:
             continue
@@ -866,6 +879,7 @@ def _stage(plan: ScenePlan, threads: int, max_side: int, samples: int) -> _Stage
         value, _ = geometry.top_face(m[:3, :3])
         labelled.append(RenderedDie(value, look.face, box, look))
         shown.append((m, points))
+        objects.append(d)
     scene.cycles.samples = samples
     scene.cycles.use_denoising = True
     scene.cycles.max_bounces = 8
@@ -875,7 +889,7 @@ def _stage(plan: ScenePlan, threads: int, max_side: int, samples: int) -> _Stage
     scene.cycles.seed = plan.seed % 2**31  # Cycles takes a 32-bit seed
     scene.view_settings.view_transform = "AgX"
     scene.view_settings.exposure = float(rng.uniform(-0.5, 0.5))
-    return _Staged(scene, camera, labelled, shown, len(dice) - len(labelled), rng)
+    return _Staged(scene, camera, labelled, shown, objects, len(dice) - len(labelled), rng)
 
 
 def render(
@@ -908,7 +922,104 @@ def render(
         scene.render.image_settings.file_format = "PNG"
         bpy.ops.render.render(write_still=True)
         image = _develop(path, plan, staged.rng, max_side)
+        seen = print_seen(scene, staged.objects, Path(folder) / "print.png", image)
+    labelled = [replace(die, seen=s) for die, s in zip(labelled, seen, strict=True)]
     return Render(image, labelled, staged.dropped)
+
+
+#: A face whose normal is within about 37 degrees of straight up is a die's top face.
+TOP_NORMAL_Z = 0.8
+#: Texels whose ink covers at least this share are print.
+INK_COVER = 0.5
+
+
+def _print_material(name: str, index: int, ink: bpy.types.Image | None) -> bpy.types.Material:
+    """Flat emission: red (index + 1) / 255, green the ink's coverage, blue 1 on a face
+    pointing up; all black for ``index`` -1 (a surface that only hides what is behind)."""
+    n = _Nodes(name)
+    emit = n.add("ShaderNodeEmission", Strength=1.0)
+    n.link(emit.outputs[0], n.out.inputs["Surface"])
+    if index < 0:
+        emit.inputs["Color"].default_value = (0.0, 0.0, 0.0, 1.0)
+        return n.material
+    colour = n.add("ShaderNodeCombineXYZ", X=(index + 1) / 255.0)
+    if ink is not None:
+        tex = n.add("ShaderNodeTexImage", image=ink, interpolation="Closest")
+        n.link(n.add("ShaderNodeUVMap").outputs[0], tex.inputs["Vector"])
+        n.link(tex.outputs["Alpha"], colour.inputs["Y"])
+    normal = n.add("ShaderNodeSeparateXYZ")
+    n.link(n.add("ShaderNodeNewGeometry").outputs["Normal"], normal.inputs[0])
+    up = n.add("ShaderNodeMath", operation="GREATER_THAN")
+    n.link(normal.outputs["Z"], up.inputs[0])
+    up.inputs[1].default_value = TOP_NORMAL_Z
+    n.link(up.outputs[0], colour.inputs["Z"])
+    n.link(colour.outputs[0], emit.inputs["Color"])
+    return n.material
+
+
+def _ink_image(die: bpy.types.Object) -> bpy.types.Image | None:
+    for slot in die.material_slots:
+        for node in slot.material.node_tree.nodes if slot.material else ():
+            if node.type == "TEX_IMAGE" and node.image and node.image.name.startswith("ink-"):
+                return node.image
+    return None
+
+
+def print_seen(
+    scene: bpy.types.Scene, dice: list[bpy.types.Object], path: Path, photo: np.ndarray
+) -> list[PrintSeen]:
+    """Each labelled die's top face and print as ``photo`` shows them, from one more flat
+    render of the same view (one sample a pixel, no lights): every surface emits its
+    :func:`_print_material`, so a die's pixels, its top face's and its ink's are known
+    exactly, whatever hides them. The rendered scene is spent afterwards."""
+    inks = [_ink_image(d) for d in dice]
+    black = _print_material("print-none", -1, None)
+    for obj in scene.objects:
+        if obj.type == "LIGHT":
+            obj.hide_render = True
+        for slot in getattr(obj, "material_slots", ()):
+            slot.link = "OBJECT"
+            slot.material = black
+    for i, (die, ink) in enumerate(zip(dice, inks, strict=True)):
+        own = _print_material(f"print-{i}", i, ink)
+        for slot in die.material_slots:
+            slot.material = own
+    for node in scene.world.node_tree.nodes if scene.world and scene.world.node_tree else ():
+        if node.type == "BACKGROUND":
+            node.inputs["Strength"].default_value = 0.0
+    scene.cycles.samples = 1
+    scene.cycles.use_denoising = False
+    scene.cycles.filter_width = 0.01
+    scene.cycles.max_bounces = 0
+    scene.camera.data.dof.use_dof = False
+    scene.view_settings.view_transform = "Raw"
+    scene.view_settings.exposure = 0.0
+    scene.render.image_settings.file_format = "PNG"
+    scene.render.image_settings.color_depth = "16"
+    scene.render.filepath = str(path)
+    bpy.ops.render.render(write_still=True)
+    flat = cv2.imread(str(path), cv2.IMREAD_UNCHANGED).astype(np.float32) / 65535.0
+    if flat.shape[:2] != photo.shape[:2]:
+        flat = cv2.resize(flat, photo.shape[1::-1], interpolation=cv2.INTER_NEAREST)
+    return print_seen_in(flat, photo, len(dice))
+
+
+def print_seen_in(flat: np.ndarray, photo: np.ndarray, n: int) -> list[PrintSeen]:
+    """:func:`print_seen`'s count over its flat render (BGR, 0..1) and the photo."""
+    index = np.rint(flat[..., 2] * 255.0).astype(np.int32) - 1
+    top = flat[..., 0] > 0.5
+    ink = flat[..., 1] >= INK_COVER
+    lab = cv2.cvtColor(photo.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab)
+    seen = []
+    for i in range(n):
+        face = (index == i) & top
+        printed, plain = face & ink, face & ~ink
+        contrast = 0.0
+        if printed.any() and plain.any():
+            apart = np.median(lab[printed], axis=0) - np.median(lab[plain], axis=0)
+            contrast = float(np.linalg.norm(apart))
+        seen.append(PrintSeen(int(face.sum()), int(printed.sum()), round(contrast, 1)))
+    return seen
 
 
 #: a close-up (``render_close_ups``) covers this many of its die's sides: the widest face
