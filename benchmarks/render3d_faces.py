@@ -74,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
         crops = [face_crop(image, d.centre, max(d.box[2], d.box[3])) for d in photo.dice]
         _, probs = reader.embed(crops, "card" if notes["kind"] == "cards" else None)
         tilt = bucket(notes["camera"]["tilt_deg"], TILTS, "degrees")
-        seen = notes.get("print_seen") or [None] * len(photo.dice)
-        for die, p, shown in zip(photo.dice, probs, seen, strict=True):
+        prints = notes.get("print_seen") or [None] * len(photo.dice)
+        for die, p, shown in zip(photo.dice, probs, prints, strict=True):
             faces = slice(6, 12) if die.face == "card" else slice(0, 6)
             named = int(np.argmax(p[faces])) + faces.start == face_class(die.face, die.value)
             side = bucket(max(die.box[2], die.box[3]), SIDES, "px")
