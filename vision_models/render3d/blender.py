@@ -35,8 +35,8 @@ SHARP_LIMIT = 1600
 @dataclass(frozen=True)
 class PrintSeen:
     """How much of a die's top face, and of its print there, its photo shows: what any
-    reader has to go on. Many rendered dice show none (``render3d.md``, "The held-out
-    families read no worse than the train families"): a label there is a guess."""
+    reader has to go on. Some rendered dice show none (about one poker die in ten of the
+    held-out photos, ``render3d.md``): their label is a guess no reader can make."""
 
     top_px: int  # pixels of its top face the camera sees
     ink_px: int  # of those, printed (pips, ranks, pictures, emblems)
