@@ -4,9 +4,10 @@
 crop at its labelled box (the finder left out) and names it with the networks a game of
 that kind reads with (``Reader.embed``: poker dice with their own networks), so what the
 figures lose is the face networks' alone. Prints dice named right by kind of die, then by
-held-out family of the photo, by body, by the die's side in pixels, by the camera's tilt
-and, for photos whose notes say it (``print_seen``, rendered since session 42), by how
-much print the photo shows on the die's top face and how far it stands out from the body.
+held-out family and body the photo shows (a die counts under each), by the die's side in
+pixels, by the camera's tilt and, for photos whose notes say it (``print_seen``, rendered
+since session 42), by how much print the photo shows on the die's top face and how far it
+stands out from the body.
 ``--split train --skip K`` reads training photos no network saw (the poker dice's
 networks learnt the first 400 and 800 of the first look's): the same families, the
 control that says how much of the held-out figure is the art and how much the renders.

@@ -999,8 +999,6 @@ def print_seen(
     scene.render.filepath = str(path)
     bpy.ops.render.render(write_still=True)
     flat = cv2.imread(str(path), cv2.IMREAD_UNCHANGED).astype(np.float32) / 65535.0
-    if flat.shape[:2] != photo.shape[:2]:
-        flat = cv2.resize(flat, photo.shape[1::-1], interpolation=cv2.INTER_NEAREST)
     return print_seen_in(flat, photo, len(dice))
 
 
