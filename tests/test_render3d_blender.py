@@ -245,6 +245,24 @@ def test_a_tables_evening_is_one_make_of_dice_throw_after_throw(tmp_path: Path) 
 
 
 @pytest.mark.slow
+def test_plain_dice_are_the_same_throw_with_the_same_labels(tmp_path: Path) -> None:
+    from vision_models.render3d.__main__ import main
+
+    args = ["--train", "0", "--test", "2", "--max-side", "128", "--samples", "1", "--threads", "2"]
+    # given two held-out photos, rendered as drawn and with their dice made plain
+    assert main([*args, "--root", str(tmp_path / "own")]) == 0
+    assert main([*args, "--root", str(tmp_path / "plain"), "--plain", "both"]) == 0
+    # then each plain twin holds the same dice, with the same faces up, in the same boxes
+    for own in sorted((tmp_path / "own" / "labels" / "test").glob("*.txt")):
+        assert (tmp_path / "plain" / "labels" / "test" / own.name).read_text() == own.read_text()
+    # and its notes say its dice are plain: opaque bodies, no held-out art
+    notes = [json.loads(p.read_text()) for p in (tmp_path / "plain").glob("notes/test/*.json")]
+    assert len(notes) == 2
+    assert all(n["families"]["body"] == ["opaque"] for n in notes)
+    assert all(set(n["families"]["card_art"]) <= {looks.PLAIN_ART} for n in notes)
+
+
+@pytest.mark.slow
 def test_a_close_up_is_a_square_about_its_die_with_the_whole_photos_label() -> None:
     # given a training plan of a few poker dice, rendered whole
     seeds = (dataset.plan_seed(9, "train", i) for i in range(50))

@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from scorer.dice import CARD_RANKS
 from scorer.vision.labelled import load_split, read_info
 from vision_models.render3d import dataset, geometry, looks
 from vision_models.render3d.geometry import Camera
@@ -370,6 +371,10 @@ def test_the_command_names_bad_input_and_exits_2(
         main(["--table", "3", "--kind", "mixed", "--root", str(tmp_path)])
     assert stop.value.code == 2
     assert "pips or cards, not mixed" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["--plain", "both", "--table", "3", "--root", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--plain renders the cache's own throws" in capsys.readouterr().err
 
 
 # --- the faces painted on the dice -----------------------------------------------------------
@@ -610,3 +615,61 @@ def test_the_projects_random_makes_are_printed_as_playing_cards_from_version_3()
         made = art.random_art(rng, "card")
         nine = art.face_art(dataclasses.replace(made, layout=art.PLAYING_CARD), 1, faces.CELL)
         assert np.array_equal(printed[3, seed], nine[1])
+
+
+# --- plain dice: the control for what the dice's look costs ----------------------------------
+
+
+@pytest.mark.parametrize("what", looks.PLAIN)
+def test_plain_dice_are_thrown_as_the_plans_own_and_only_their_look_changes(what: str) -> None:
+    for i in range(12):
+        # given a held-out photo's plan (any kind of dice)
+        plan = looks.scene_plan(dataset.plan_seed(0, "test", i), "test")
+        # when its dice are made plain
+        made = looks.plain(plan, what)
+        # then the throw, the tray, the lights and the camera are the plan's own
+        assert replace(made, dice=plan.dice) == plan
+        for old, new in zip(plan.dice, made.dice, strict=True):
+            assert new.face == old.face and new.art_seed == old.art_seed
+            cards = old.face == "card"
+            # and the body is plain where asked, else the die's own
+            if what == "art":
+                assert (new.body, new.colour, new.ink) == (old.body, old.colour, old.ink)
+            else:
+                assert new.body == "opaque" and new.ink == looks.BLACK
+                assert new.colour == (looks.IVORY if cards else looks.WHITE)
+            # and so is the art
+            art = (new.card_art,) if cards else (new.pips, new.emblem)
+            if what == "body":
+                assert art == ((old.card_art,) if cards else (old.pips, old.emblem))
+            else:
+                assert art == ((looks.PLAIN_ART,) if cards else ("round", "none"))
+
+
+def test_a_plain_poker_die_prints_its_rank_alone_in_inter(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vision_models.render3d import faces
+
+    asked: list[tuple[str, str]] = []
+    monkeypatch.setattr(faces, "_suit", lambda *a: asked.append(("suit", a[0])) or 0)
+
+    def glyphs(font: str, text: str) -> np.ndarray:
+        asked.append((font, text))
+        return np.array([[(0.0, 0.0), (1.0, 0.0), (0.0, 1.0)]])
+
+    for seed in range(20):
+        # given a poker die of any make (courts, suits, corner indices), made plain
+        look = looks.die_look(np.random.default_rng(seed), "card", "test")
+        plan = replace(looks.scene_plan(1, "test", "cards"), dice=(look,))
+        plain = looks.plain(plan, "art").dice[0]
+        for value in range(1, 7):
+            # when a face is painted
+            asked.clear()
+            _, cover = faces.glyph_card(plain, value, glyphs)
+            # then it asks Inter for its rank and nothing else: no suit, court or index
+            assert asked == [("inter", CARD_RANKS[value - 1])]
+            assert cover.any()
+
+
+def test_plain_names_what_it_makes_plain_when_asked_something_else() -> None:
+    with pytest.raises(ValueError, match="body, art, both"):
+        looks.plain(looks.scene_plan(1, "test"), "tray")

@@ -72,7 +72,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="with --table and --kind cards: the table's poker dice print 9 10 В Д К Т "
         "(folder v<VERSION>-table<N>-cards-cyrillic)",
     )
+    p.add_argument(
+        "--plain",
+        choices=looks.PLAIN,
+        default=None,
+        help="the same throws with the dice's body, art or both made plain (looks.plain), a "
+        "control for what the dice's look costs a reader (default root: v<VERSION>-plain-<WHAT>)",
+    )
     args = p.parse_args(argv)
+    if args.plain and (args.close_ups or args.table is not None):
+        p.error("--plain renders the cache's own throws: leave out --close-ups and --table")
     if args.close_ups and args.table is not None:
         p.error("--close-ups renders throws of every make, not a table's: leave out --table")
     if args.table is not None and args.kind == "mixed":
@@ -97,6 +106,8 @@ def main(argv: list[str] | None = None) -> int:
     root = args.root or dataset.default_root(args.version)
     if args.close_ups and args.root is None:
         root = dataset.default_close_up_root(args.version)
+    if args.plain and args.root is None:
+        root = root.with_name(f"{root.name}-plain-{args.plain}")
     if args.table is not None and args.root is None:
         script = "-cyrillic" if args.cyrillic else ""
         root = root.with_name(f"{root.name}-table{args.table}-{args.kind}{script}")
@@ -136,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
             plan = looks.table_plan(args.table, seed, split, args.kind, args.cyrillic)
         if args.version != dataset.VERSION:
             plan = looks.with_version(plan, args.version)
+        if args.plain:
+            plan = looks.plain(plan, args.plain)
         render = blender.render(
             plan,
             samples=args.samples,

@@ -18,7 +18,7 @@ import numpy as np
 
 from scorer.dice import CARD_RANKS, CYRILLIC_RANKS, PIP_LAYOUT
 from scorer.render import art as project_art
-from vision_models.render3d.looks import Colour, DieLook
+from vision_models.render3d.looks import PLAIN_ART, Colour, DieLook
 
 CELL = 256  # texels a face; a 25 mm die close up at 12 MP is about 250 px wide
 SUPER = 4  # polygons are filled at 4x and shrunk: smooth edges without seams
@@ -185,6 +185,8 @@ def glyph_card(look: DieLook, value: int, glyphs: Glyphs) -> tuple[np.ndarray, n
     free = look.version >= 2 and look.card_art in FREE_PICTURES
     layouts = ("rank", "suit", "corner", "court") if free else ("rank", "suit", "corner")
     layout = "court" if look.card_art in COURTS else str(rng.choice(layouts))
+    if look.card_art == PLAIN_ART:
+        font, layout = "inter", "rank"
     suit_of = [str(s) for s in rng.permutation(SUITS)]
     red = value in (2, 4, 6) if rng.random() < 0.7 else False
     rank = (CYRILLIC_RANKS if look.cyrillic else CARD_RANKS)[value - 1]

@@ -358,6 +358,45 @@ def table_plan(
     )
 
 
+#: What ``plain`` makes plain: a die's body (and its inks), its art, or both.
+PLAIN = ("body", "art", "both")
+#: A poker die's plain art: its rank alone, big, in Inter (``faces.glyph_card``). Not one of
+#: :data:`CARD_ART`, so no plan draws it.
+PLAIN_ART = "plain"
+IVORY: Colour = (0.93, 0.9, 0.82)
+WHITE: Colour = (0.95, 0.95, 0.93)
+BLACK: Colour = (0.04, 0.04, 0.04)
+RED: Colour = (0.75, 0.08, 0.08)
+
+
+def plain(plan: ScenePlan, what: str) -> ScenePlan:
+    """The same throw with its dice made plain, a control for the renders' figures: how
+    much of what a reader loses on them is the dice's look and how much the photo's
+    (camera, light, size, blur). ``body``: opaque, white (pips) or ivory (poker dice),
+    black ink and red ranks; ``art``: round pips with no emblem, a poker die's rank alone in
+    big Inter (:data:`PLAIN_ART`); ``both``. The throw, tray, lights and camera are the
+    plan's own (the physics does not depend on the look), so are the labels."""
+    if what not in PLAIN:
+        raise ValueError(f"plain makes one of {', '.join(PLAIN)} plain, not {what!r}")
+
+    def made_plain(look: DieLook) -> DieLook:
+        cards = look.face == "card"
+        if what in ("body", "both"):
+            colour = IVORY if cards else WHITE
+            look = replace(
+                look, body="opaque", colour=colour, second=colour, ink=BLACK,
+                one_ink=RED if cards else BLACK,
+            )  # fmt: skip
+        if what in ("art", "both"):
+            if cards:
+                look = replace(look, card_art=PLAIN_ART)
+            else:
+                look = replace(look, pips="round", emblem="none")
+        return look
+
+    return replace(plan, dice=tuple(made_plain(d) for d in plan.dice))
+
+
 def families(plan: ScenePlan) -> dict[str, set[str]]:
     """The families a photo shows, per axis (what a results breakdown groups by)."""
     out: dict[str, set[str]] = {"body": set(), "pips": set(), "emblem": set(), "card_art": set()}
