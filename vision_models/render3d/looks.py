@@ -373,7 +373,8 @@ def plain(plan: ScenePlan, what: str) -> ScenePlan:
     """The same throw with its dice made plain, a control for the renders' figures: how
     much of what a reader loses on them is the dice's look and how much the photo's
     (camera, light, size, blur). ``body``: opaque, white (pips) or ivory (poker dice),
-    black ink and red ranks; ``art``: round pips with no emblem, a poker die's rank alone in
+    black ink and red ranks (the project's own card art paints its own colours on an opaque
+    body); ``art``: round pips with no emblem, a poker die's rank alone in
     big Inter (:data:`PLAIN_ART`); ``both``. The throw, tray, lights and camera are the
     plan's own (the physics does not depend on the look), so are the labels."""
     if what not in PLAIN:
