@@ -384,10 +384,8 @@ def plain(plan: ScenePlan, what: str) -> ScenePlan:
         cards = look.face == "card"
         if what in ("body", "both"):
             colour = IVORY if cards else WHITE
-            look = replace(
-                look, body="opaque", colour=colour, second=colour, ink=BLACK,
-                one_ink=RED if cards else BLACK,
-            )  # fmt: skip
+            look = replace(look, body="opaque", colour=colour, second=colour, ink=BLACK)
+            look = replace(look, one_ink=RED if cards else BLACK)
         if what in ("art", "both"):
             if cards:
                 look = replace(look, card_art=PLAIN_ART)
