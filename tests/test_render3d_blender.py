@@ -262,6 +262,27 @@ def test_plain_dice_are_the_same_throw_with_the_same_labels(tmp_path: Path) -> N
     assert all(set(n["families"]["card_art"]) <= {looks.PLAIN_ART} for n in notes)
 
 
+def test_smoky_twins_are_the_same_throw_with_the_same_labels(tmp_path: Path) -> None:
+    from vision_models.render3d.__main__ import main
+
+    args = ["--train", "0", "--test", "2", "--max-side", "128", "--samples", "1", "--threads", "2"]
+    # given two held-out photos (pip dice, then poker dice alone), as drawn and made smoky
+    assert main([*args, "--root", str(tmp_path / "own")]) == 0
+    assert main([*args, "--root", str(tmp_path / "smoky"), "--smoky"]) == 0
+    own = tmp_path / "own"
+    kinds = {p.stem: json.loads(p.read_text())["kind"] for p in own.glob("notes/test/*.json")}
+    assert sorted(kinds.values()) == ["cards", "pips"]
+    # then the photo with pip dice has a twin holding the same dice in the same boxes,
+    # and the one of poker dice alone none (it would be the photo itself)
+    twins = sorted((tmp_path / "smoky" / "labels" / "test").glob("*.txt"))
+    assert [t.stem for t in twins] == [k for k, kind in kinds.items() if kind == "pips"]
+    for twin in twins:
+        assert twin.read_text() == (own / "labels" / "test" / twin.name).read_text()
+        # and its notes say its dice are translucent
+        notes = tmp_path / "smoky" / "notes" / "test" / f"{twin.stem}.json"
+        assert json.loads(notes.read_text())["families"]["body"] == ["translucent"]
+
+
 @pytest.mark.slow
 def test_a_close_up_is_a_square_about_its_die_with_the_whole_photos_label() -> None:
     # given a training plan of a few poker dice, rendered whole

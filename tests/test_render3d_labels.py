@@ -375,6 +375,14 @@ def test_the_command_names_bad_input_and_exits_2(
         main(["--plain", "both", "--table", "3", "--root", str(tmp_path)])
     assert stop.value.code == 2
     assert "--plain renders the cache's own throws" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["--smoky", "--close-ups", "--root", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--smoky renders the cache's own throws" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stop:
+        main(["--smoky", "--plain", "art", "--root", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "--plain and --smoky each change the dice's look" in capsys.readouterr().err
 
 
 # --- the faces painted on the dice -----------------------------------------------------------
@@ -644,6 +652,32 @@ def test_plain_dice_are_thrown_as_the_plans_own_and_only_their_look_changes(what
                 assert art == ((old.card_art,) if cards else (old.pips, old.emblem))
             else:
                 assert art == ((looks.PLAIN_ART,) if cards else ("round", "none"))
+
+
+def test_smoky_twins_darken_every_pip_make_and_leave_the_throw_and_the_poker_dice() -> None:
+    smoked = 0
+    for i in range(40):
+        # given a training photo's plan (any kind of dice)
+        plan = looks.scene_plan(dataset.plan_seed(0, "train", i), "train")
+        # when its pip dice are made smoky
+        made = looks.smoky(plan)
+        # then the throw, the tray, the lights and the camera are the plan's own
+        assert replace(made, dice=plan.dice) == plan
+        assert looks.smoky(plan) == made  # its own draws, the same every time
+        for old, new in zip(plan.dice, made.dice, strict=True):
+            if old.face == "card":
+                assert new == old
+                continue
+            smoked += 1
+            # and a pip die is dark and see-through, its pips and emblem where they were
+            assert new.body == "translucent" and max(new.colour) <= 0.3
+            assert (new.pips, new.emblem, new.emblem_on) == (old.pips, old.emblem, old.emblem_on)
+            # painted bright or white
+            assert new.ink == new.one_ink and (new.ink == looks.WHITE or max(new.ink) >= 0.75)
+        # and the dice of one make stay one make
+        for a, b in itertools.combinations(range(len(plan.dice)), 2):
+            assert (plan.dice[a] == plan.dice[b]) == (made.dice[a] == made.dice[b])
+    assert smoked > 20
 
 
 def test_a_plain_poker_die_prints_its_rank_alone_in_inter(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -79,9 +79,19 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         help="the same throws with the dice's body, art or both made plain (looks.plain), a "
         "control for what the dice's look costs a reader (default root: v<VERSION>-plain-<WHAT>)",
     )
+    p.add_argument(
+        "--smoky",
+        action="store_true",
+        help="the same throws with every make of pip dice dark and see-through, bright pips "
+        "(looks.smoky); throws without pip dice are left out (default root: "
+        "v<VERSION>-smoky)",
+    )
     args = p.parse_args(argv)
-    if args.plain and (args.close_ups or args.table is not None):
-        p.error("--plain renders the cache's own throws: leave out --close-ups and --table")
+    if args.plain and args.smoky:
+        p.error("--plain and --smoky each change the dice's look: one only")
+    for twin in ("plain", "smoky"):
+        if getattr(args, twin) and (args.close_ups or args.table is not None):
+            p.error(f"--{twin} renders the cache's own throws: leave out --close-ups and --table")
     if args.close_ups and args.table is not None:
         p.error("--close-ups renders throws of every make, not a table's: leave out --table")
     if args.table is not None and args.kind == "mixed":
@@ -108,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
         root = dataset.default_close_up_root(args.version)
     if args.plain and args.root is None:
         root = root.with_name(f"{root.name}-plain-{args.plain}")
+    if args.smoky and args.root is None:
+        root = root.with_name(f"{root.name}-smoky")
     if args.table is not None and args.root is None:
         script = "-cyrillic" if args.cyrillic else ""
         root = root.with_name(f"{root.name}-table{args.table}-{args.kind}{script}")
@@ -149,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
             plan = looks.with_version(plan, args.version)
         if args.plain:
             plan = looks.plain(plan, args.plain)
+        if args.smoky:
+            if all(d.face != "pips" for d in plan.dice):
+                continue  # its twin would be the photo itself
+            plan = looks.smoky(plan)
         render = blender.render(
             plan,
             samples=args.samples,

@@ -396,6 +396,38 @@ def plain(plan: ScenePlan, what: str) -> ScenePlan:
     return replace(plan, dice=tuple(made_plain(d) for d in plan.dice))
 
 
+#: Hues of the smoky bodies: smoke grey-brown, navy, wine, bottle green, amber; and of the
+#: inks such dice carry (red, orange, yellow, gold, sky blue), else white
+SMOKES = (0.08, 0.62, 0.95, 0.38, 0.1)
+SMOKY_INKS = (0.0, 0.05, 0.14, 0.12, 0.55)
+
+
+def smoky(plan: ScenePlan) -> ScenePlan:
+    """The same throw with every make of pip dice dark and see-through (smoke, navy, wine,
+    bottle green, amber), its pips painted in a bright colour or white: dice whose lower
+    faces' pips show through the body, the real tray's hardest, which the plans draw
+    rarely (23 of the 2685 pip dice of version 1's first 806 train photos). Its own draws
+    (the plan's seed), so the throw, tray, lights, camera and labels are the plan's own;
+    poker dice keep their look."""
+    rng = np.random.default_rng([plan.seed, 7])
+    made: dict[DieLook, DieLook] = {}
+
+    def smoked(look: DieLook) -> DieLook:
+        if look.face != "pips":
+            return look
+        if look not in made:
+            hue = float(rng.choice(SMOKES)) + rng.uniform(-0.03, 0.03)
+            body = _hsv(hue, rng.uniform(0.15, 0.7), rng.uniform(0.08, 0.3))
+            paint = _hsv(float(rng.choice(SMOKY_INKS)), rng.uniform(0.6, 1.0), rng.uniform(0.75, 1))
+            ink = paint if rng.random() < 0.75 else WHITE
+            made[look] = replace(
+                look, body="translucent", colour=body, second=body, ink=ink, one_ink=ink
+            )
+        return made[look]
+
+    return replace(plan, dice=tuple(smoked(d) for d in plan.dice))
+
+
 def families(plan: ScenePlan) -> dict[str, set[str]]:
     """The families a photo shows, per axis (what a results breakdown groups by)."""
     out: dict[str, set[str]] = {"body": set(), "pips": set(), "emblem": set(), "card_art": set()}
