@@ -348,41 +348,30 @@ def test_a_photo_of_small_dice_is_rendered_large_enough_to_show_them(
     assert geometry.sharp_side(sides, 640, 0.0, 3200) == 640
 
 
+#: what the command refuses before it renders anything, and the message that says why
+REFUSED = (
+    (["--train", "-1"], "--train must not be negative"),
+    (["--min-die", "-5"], "--min-die must not be negative"),
+    (["--close-ups", "--table", "3"], "--close-ups renders throws of every make"),
+    (["--table", "3", "--kind", "mixed"], "pips or cards, not mixed"),
+    (["--plain", "both", "--table", "3"], "--plain renders the cache's own throws"),
+    (["--smoky", "--close-ups"], "--smoky renders the cache's own throws"),
+    (["--smoky", "--plain", "art"], "--plain and --smoky each change the dice's look"),
+)
+
+
 def test_the_command_names_bad_input_and_exits_2(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from vision_models.render3d.__main__ import main
 
-    with pytest.raises(SystemExit) as stop:
-        main(["--train", "-1", "--root", str(tmp_path)])
-    assert stop.value.code == 2
-    assert "--train must not be negative" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as stop:
-        main(["--min-die", "-5", "--root", str(tmp_path)])
-    assert stop.value.code == 2
-    assert "--min-die must not be negative" in capsys.readouterr().err
+    for argv, message in REFUSED:
+        with pytest.raises(SystemExit) as stop:
+            main([*argv, "--root", str(tmp_path)])
+        assert stop.value.code == 2
+        assert message in capsys.readouterr().err
     assert main(["--sheet", str(tmp_path / "s.png"), "--root", str(tmp_path)]) == 2
     assert "no rendered photos" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as stop:
-        main(["--close-ups", "--table", "3", "--root", str(tmp_path)])
-    assert stop.value.code == 2
-    assert "--close-ups renders throws of every make" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as stop:
-        main(["--table", "3", "--kind", "mixed", "--root", str(tmp_path)])
-    assert stop.value.code == 2
-    assert "pips or cards, not mixed" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as stop:
-        main(["--plain", "both", "--table", "3", "--root", str(tmp_path)])
-    assert stop.value.code == 2
-    assert "--plain renders the cache's own throws" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as stop:
-        main(["--smoky", "--close-ups", "--root", str(tmp_path)])
-    assert stop.value.code == 2
-    assert "--smoky renders the cache's own throws" in capsys.readouterr().err
-    with pytest.raises(SystemExit) as stop:
-        main(["--smoky", "--plain", "art", "--root", str(tmp_path)])
-    assert stop.value.code == 2
-    assert "--plain and --smoky each change the dice's look" in capsys.readouterr().err
 
 
 # --- the faces painted on the dice -----------------------------------------------------------
