@@ -447,6 +447,11 @@ def test_training_reads_the_cache_in_index_order_up_to_the_count_asked(tmp_path:
     # and an empty or missing cache gives nothing rather than failing
     assert data.load_render3d(None, tmp_path / "none") == []
     assert data.render3d_cached(tmp_path / "none") == 0
+    # and twins (the same folder standing in for a twins' cache) are chosen by the photo
+    # they twin: those of the first two photos, then of all three
+    assert [p.classes.tolist() for p in data.load_twins(2, tmp_path)] == [[4]]
+    assert [p.classes.tolist() for p in data.load_twins(3, tmp_path)] == [[4], [10]]
+    assert data.load_twins(3, tmp_path / "none") == []
 
 
 def test_a_scripts_tables_are_all_read_or_the_run_is_refused(

@@ -90,6 +90,32 @@ def test_given_a_second_card_network_asked_for_without_the_card_kind_then_refuse
     assert not (tmp_path / "m").exists()
 
 
+def test_given_smoky_twins_asked_for_where_none_are_rendered_then_refused_before_any_data(
+    tmp_path, capsys, monkeypatch
+):
+    from vision_models.train.__main__ import main
+
+    # given a cache folder with no smoky twins in it
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    with pytest.raises(SystemExit) as stop:
+        main(
+            [
+                "--only",
+                "faces",
+                "--render3d",
+                "0",
+                "--render3d-smoky",
+                "400",
+                "--out",
+                str(tmp_path / "m"),
+            ]
+        )
+    # then it stops at once, naming the command that renders them, and writes nothing
+    assert stop.value.code == 2
+    assert "render3d --smoky renders them" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+
+
 @pytest.mark.parametrize(
     "options",
     [

@@ -122,6 +122,13 @@ def main(argv: list[str] | None = None) -> int:
         "--close-ups --version V, V the --render3d-version; default none)",
     )
     parser.add_argument(
+        "--render3d-smoky",
+        type=int,
+        default=0,
+        help="the fitted 3D renders also hold the smoky twins (render3d --smoky, folder "
+        "v<VERSION>-smoky) of the first N train photos, where rendered (default none)",
+    )
+    parser.add_argument(
         "--render3d-extras",
         type=Path,
         default=None,
@@ -370,6 +377,12 @@ def main(argv: list[str] | None = None) -> int:
             f"--render3d {args.render3d}: only {cached} 3D renders are cached "
             "(`make renders` renders them, resumable)"
         )
+    smoky_root = r3d_root.with_name(f"{r3d_root.name}-smoky")
+    if args.render3d_smoky and not data.render3d_cached(smoky_root):
+        parser.error(
+            f"--render3d-smoky {args.render3d_smoky}: no smoky twins in {smoky_root} "
+            "(render3d --smoky renders them, resumable)"
+        )
     close_root = r3d.default_close_up_root(args.render3d_version)
     if args.render3d_close_ups:
         held = data.close_up_throws(close_root)
@@ -425,6 +438,12 @@ def main(argv: list[str] | None = None) -> int:
     ren_fit, ren_hold = split(rendered)
     crowd_fit, _ = split(crowds)
     r3d_fit, r3d_hold = split(physical)
+    # fitted only, added after the split: the hold-out and every draw after it stay as they
+    # are without them
+    twins = data.load_twins(args.render3d_smoky, smoky_root) if args.render3d_smoky else []
+    r3d_fit = r3d_fit + twins
+    if twins:
+        log(f"{len(twins)} smoky twins of the 3D renders fitted too")
     close_fit, close_hold = split(close)
     report: dict[str, object] = {
         "seed": SEED,
@@ -436,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
             "rendered crowded": len(crowds),
             "rendered slant (degrees)": args.slant,
             "rendered in 3D": len(physical),
+            "smoky twins of 3D renders": len(twins),
             "dice rendered close up": len(close),
             "held out for calibration": len(tray_hold)
             + len(cam_hold)

@@ -232,6 +232,18 @@ def load_render3d(count: int | None = None, root: Path | None = None) -> list[Ph
     labelled = _render3d_train(root)
     if count is not None:
         labelled = labelled[:count]
+    return _render3d_photos(labelled)
+
+
+def load_twins(plans: int, root: Path) -> list[Photo]:
+    """The twins (``render3d --smoky``: the same throws with other dice) of a cache's first
+    ``plans`` train photos, where rendered: a throw with no die to change has none, so the
+    twins are chosen by the photo they twin, not by their count."""
+    twinned = [lp for lp in _render3d_train(root) if int(lp.path.stem.split("-")[-1]) < plans]
+    return _render3d_photos(twinned)
+
+
+def _render3d_photos(labelled: list[LabelledPhoto]) -> list[Photo]:
     photos = []
     for lp in labelled:
         image = cv2.imread(str(lp.path), cv2.IMREAD_COLOR)
