@@ -262,6 +262,7 @@ def test_plain_dice_are_the_same_throw_with_the_same_labels(tmp_path: Path) -> N
     assert all(set(n["families"]["card_art"]) <= {looks.PLAIN_ART} for n in notes)
 
 
+@pytest.mark.slow
 def test_smoky_twins_are_the_same_throw_with_the_same_labels(tmp_path: Path) -> None:
     from vision_models.render3d.__main__ import main
 

@@ -143,28 +143,16 @@ def main(argv: list[str] | None = None) -> int:
     dataset.write_data_yaml(root)
     if args.close_ups:
         return close_ups(root, args, blender)
-    todo = [
-        (split, i)
+    planned = (
+        (split, i, plan_of(args, split, i))
         for split, i in dataset.schedule(args.train, args.test)
         if not dataset.is_written(root, split, i)
-    ]
+    )
+    todo = [(split, i, plan) for split, i, plan in planned if plan is not None]
     print(f"{root}: {len(todo)} photos to render", flush=True)
     started = time.monotonic()
-    for n, (split, i) in enumerate(todo, start=1):
+    for n, (split, i, plan) in enumerate(todo, start=1):
         t0 = time.monotonic()
-        seed = dataset.plan_seed(args.seed, split, i)
-        if args.table is None:
-            plan = looks.scene_plan(seed, split)
-        else:
-            plan = looks.table_plan(args.table, seed, split, args.kind, args.cyrillic)
-        if args.version != dataset.VERSION:
-            plan = looks.with_version(plan, args.version)
-        if args.plain:
-            plan = looks.plain(plan, args.plain)
-        if args.smoky:
-            if all(d.face != "pips" for d in plan.dice):
-                continue  # its twin would be the photo itself
-            plan = looks.smoky(plan)
         render = blender.render(
             plan,
             samples=args.samples,
@@ -202,6 +190,25 @@ def main(argv: list[str] | None = None) -> int:
             flush=True,
         )
     return 0
+
+
+def plan_of(args: argparse.Namespace, split: str, i: int) -> looks.ScenePlan | None:
+    """Photo ``i``'s plan as the command's options draw it; None for a smoky twin of a
+    throw with no pip die, which would be the photo itself."""
+    seed = dataset.plan_seed(args.seed, split, i)
+    if args.table is None:
+        plan = looks.scene_plan(seed, split)
+    else:
+        plan = looks.table_plan(args.table, seed, split, args.kind, args.cyrillic)
+    if args.version != dataset.VERSION:
+        plan = looks.with_version(plan, args.version)
+    if args.plain:
+        plan = looks.plain(plan, args.plain)
+    if args.smoky:
+        if all(d.face != "pips" for d in plan.dice):
+            return None
+        plan = looks.smoky(plan)
+    return plan
 
 
 def plan_notes(plan: looks.ScenePlan, version: int) -> dict:
