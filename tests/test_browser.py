@@ -292,6 +292,8 @@ def test_a_whole_game_through_the_pages(live):
                         turns.append(plan[player].pop(0))
             for number, (cell, dice) in enumerate(turns):
                 if number == 1:  # typed in on the kiosk's touch screen, with the face pad
+                    # the write has reached the kiosk: its typed field starts from no dice
+                    expect(small.locator("#dice .die.blank")).to_have_count(5)
                     small.locator("#type-button").click()
                     for face in dice:
                         small.locator(f'#typed-pad [data-face="{face}"]').click()
