@@ -396,19 +396,21 @@ def plain(plan: ScenePlan, what: str) -> ScenePlan:
     return replace(plan, dice=tuple(made_plain(d) for d in plan.dice))
 
 
-#: Hues of the smoky bodies: smoke grey-brown, navy, wine, bottle green, amber; and of the
-#: inks such dice carry (red, orange, yellow, gold, sky blue), else white
+#: Hues of the smoky bodies half the time (smoke grey-brown, navy, wine, bottle green, amber;
+#: the other half any hue); and of the inks such dice carry (red, orange, yellow, gold, sky
+#: blue), else white
 SMOKES = (0.08, 0.62, 0.95, 0.38, 0.1)
 SMOKY_INKS = (0.0, 0.05, 0.14, 0.12, 0.55)
 
 
 def smoky(plan: ScenePlan) -> ScenePlan:
-    """The same throw with every make of pip dice dark and see-through (smoke, navy, wine,
-    bottle green, amber), its pips painted in a bright colour or white: dice whose lower
-    faces' pips show through the body, the real tray's hardest, which the plans draw
-    rarely (23 of the 2685 pip dice of version 1's first 806 train photos). Its own draws
-    (the plan's seed), so the throw, tray, lights, camera and labels are the plan's own;
-    poker dice keep their look."""
+    """The same throw with every make of pip dice see-through (tinted clear plastic), its
+    pips painted in a bright colour or white: dice whose lower faces' pips show through the
+    body, the real tray's hardest, which the plans draw rarely (23 of the 2685 pip dice of
+    version 1's first 806 train photos are dark and see-through with coloured pips). The
+    body is mid to light (value 0.45-0.9): darker ones rendered opaque black, no pip below
+    showing through (render3d.md, "Smoky twins"). Its own draws (the plan's seed), so the
+    throw, tray, lights, camera and labels are the plan's own; poker dice keep their look."""
     rng = np.random.default_rng([plan.seed, 7])
     made: dict[DieLook, DieLook] = {}
 
@@ -416,8 +418,10 @@ def smoky(plan: ScenePlan) -> ScenePlan:
         if look.face != "pips":
             return look
         if look not in made:
-            hue = float(rng.choice(SMOKES)) + rng.uniform(-0.03, 0.03)
-            body = _hsv(hue, rng.uniform(0.15, 0.7), rng.uniform(0.08, 0.3))
+            hue = float(rng.choice(SMOKES)) if rng.random() < 0.5 else rng.uniform(0, 1)
+            body = _hsv(
+                hue + rng.uniform(-0.03, 0.03), rng.uniform(0.25, 0.8), rng.uniform(0.45, 0.9)
+            )
             paint = _hsv(float(rng.choice(SMOKY_INKS)), rng.uniform(0.6, 1.0), rng.uniform(0.75, 1))
             ink = paint if rng.random() < 0.75 else WHITE
             made[look] = replace(
