@@ -417,6 +417,49 @@ def test_given_a_poker_network_to_fine_tune_then_it_starts_from_its_own_kind(tmp
             assert not (tmp_path / "m").exists()
 
 
+def test_given_a_pip_network_asked_for_then_it_starts_from_the_general_one_until_it_has_its_own(
+    tmp_path, monkeypatch, capsys
+):
+    from vision_models.train import data
+    from vision_models.train.__main__ import main
+
+    monkeypatch.setattr(data, "SHARED", tmp_path / "datasets")  # stops it before any data
+    warm = tmp_path / "warm"
+    warm.mkdir()
+    (warm / "finder.onnx").write_bytes((default_model_dir() / "finder.onnx").read_bytes())
+    args = ["--only", "faces", "--faces-kind", "pips", "--warm", str(warm), "--faces-keep"]
+    args += [str(warm), "--out", str(tmp_path / "m")]
+    # given a folder with a finder and no face network at all
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    # then a pip network is refused, naming the general network it would start from
+    assert stop.value.code == 2
+    assert "faces.onnx there" in capsys.readouterr().err
+    # given the general face network beside it, but no pip one yet
+    (warm / "faces.onnx").write_bytes((default_model_dir() / "faces.onnx").read_bytes())
+    with pytest.raises(SystemExit) as stop:
+        main(args)
+    # then it gets past the networks to the data (here missing), writing nothing
+    assert stop.value.code == 2
+    assert "tray-multicolor or webcam-white" in capsys.readouterr().err
+    assert not (tmp_path / "m").exists()
+    # and in a whole run it is refused, naming the option to add
+    with pytest.raises(SystemExit) as stop:
+        main(["--faces-kind", "pips", "--out", str(tmp_path / "m")])
+    assert "--only faces" in capsys.readouterr().err
+
+
+def test_given_a_network_for_one_kind_of_dice_then_it_learns_its_faces_and_no_die_alone():
+    from scorer.dice import BACKGROUND, CARDS
+    from vision_models.train.__main__ import kept_kind
+
+    # given every label a crop can carry: six pip faces, six card faces, "not a die"
+    labels = range(BACKGROUND + 1)
+    # then a pip network learns the pip faces and "not a die", a poker one the rest
+    assert [x for x in labels if kept_kind(x, "pips")] == [*range(CARDS), BACKGROUND]
+    assert [x for x in labels if kept_kind(x, "cards")] == list(range(CARDS, BACKGROUND + 1))
+
+
 def test_given_a_crowded_tray_when_a_finder_is_kept_then_its_labels_are_learnt_not_the_old_maps():
     from vision_models.train import data
     from vision_models.train.fit import learnt_anew

@@ -11,7 +11,8 @@ dice's own face network, ``vision_models/faces-cards.onnx``, and ``--only finder
 ``vision_models/finder-pips.onnx``; ``--second`` beside ``--faces-kind cards`` writes the
 second poker-dice network, ``faces-cards-2.onnx``, and ``--ranks cyrillic --typeset --warm
 DIR`` beside them the pair that reads dice printing 9 10 В Д К Т (``make train`` runs them
-all).
+all). ``--faces-kind pips`` writes a trial's face network for pip dice alone,
+``faces-pips.onnx``, which no reader reads (``vision_models/faces.md``, "What limits it").
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from scorer.dice import CARDS
+from scorer.dice import BACKGROUND, CARDS
 from scorer.render import RANDOM, RANDOM_PLAYING_CARDS, RANDOM_TYPESET
 from scorer.render.art import typefaces
 from scorer.vision.crop import COURT_INPUT, COURT_SPAN, CROP_SPAN
@@ -187,10 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--faces-kind",
-        choices=("any", "cards"),
+        choices=("any", "cards", "pips"),
         default="any",
         help="cards: a face network for poker dice alone (faces-cards.onnx), trained on the "
-        "card dice and on every photo's bits of table",
+        "card dice and on every photo's bits of table; pips: one for pip dice alone "
+        "(faces-pips.onnx, a trial's: the reader does not read it), fine-tuned from the "
+        "general one where --warm holds no faces-pips.onnx",
     )
     parser.add_argument(
         "--second",
@@ -296,11 +299,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     # the face network this run trains, and the one --warm and --faces-keep start from
-    faces_name = "faces" if args.faces_kind == "any" else "faces-cards"
+    faces_name = {"any": "faces", "cards": "faces-cards", "pips": "faces-pips"}[args.faces_kind]
     if args.second:
         faces_name = "faces-cards-2"
+
+    def own(folder: Path) -> Path:
+        """``folder``'s face network this run starts from or keeps to: its own kind's; a
+        first pip network the general one, which already names every pip face."""
+        path = folder / f"{faces_name}.onnx"
+        return folder / "faces.onnx" if args.faces_kind == "pips" and not path.is_file() else path
+
     if args.warm is not None:
-        wanted = ("finder.onnx", f"{faces_name}.onnx")
+        wanted = ("finder.onnx", own(args.warm).name)
         missing = [n for n in wanted if not (args.warm / n).is_file()]
         if missing:
             parser.error(f"--warm {args.warm}: no {' or '.join(missing)} there to fine-tune")
@@ -318,7 +328,7 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"{option} needs --warm: a blend is of a network and its fine-tuning")
         if any(not 0.0 <= a <= 1.0 for a in shares):
             parser.error(f"{option}: each share is between 0 and 1")
-    if args.faces_keep is not None and not (args.faces_keep / f"{faces_name}.onnx").is_file():
+    if args.faces_keep is not None and not own(args.faces_keep).is_file():
         parser.error(f"--faces-keep {args.faces_keep}: no {faces_name}.onnx there to keep")
     for option, share in (
         ("--faces-randconv", args.faces_randconv),
@@ -343,9 +353,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--distil and --faces-keep each give the face network a teacher: one only")
     if args.finder_keep is not None and not (args.finder_keep / "finder.onnx").is_file():
         parser.error(f"--finder-keep {args.finder_keep}: no finder.onnx there to keep")
-    if args.faces_kind == "cards" and args.only != ["faces"]:
+    if args.faces_kind != "any" and args.only != ["faces"]:
+        dice = "poker dice's" if args.faces_kind == "cards" else "pip dice's"
         parser.error(
-            "--faces-kind cards trains the poker dice's face network alone: add --only faces"
+            f"--faces-kind {args.faces_kind} trains the {dice} face network alone: add --only faces"
         )
     if args.second and args.faces_kind != "cards":
         parser.error("--second writes a second poker-dice network: add --faces-kind cards")
@@ -540,18 +551,18 @@ def main(argv: list[str] | None = None) -> int:
             return data.patches_of(p, rng, seen=seen.get(id(p)), min_side=least)
 
         patches = [q for p in tray_fit + fit_photos + crops + close_fit for q in samples(p)]
-        if args.faces_kind == "cards":  # a poker-dice game never shows pips
-            patches = [q for q in patches if q.label >= CARDS]
+        if args.faces_kind != "any":  # a game of one kind of dice never shows the other
+            patches = [q for q in patches if kept_kind(q.label, args.faces_kind)]
         log(f"face patches: {len(patches)} + {len(hard)} hard negatives")
         faces = fit.train_faces(
             patches + hard,
             args.faces_steps,
             rng,
             log,
-            start=args.warm / f"{faces_name}.onnx" if args.warm else None,
+            start=own(args.warm) if args.warm else None,
             lr=args.warm_lr if args.warm else 3e-3,
             last=args.faces_width,
-            keep=args.faces_keep / f"{faces_name}.onnx" if args.faces_keep else None,
+            keep=own(args.faces_keep) if args.faces_keep else None,
             teachers=args.distil,
             randconv=args.faces_randconv,
             mixstyle=args.faces_mixstyle,
@@ -560,16 +571,14 @@ def main(argv: list[str] | None = None) -> int:
             convs=args.faces_convs,
         )
         hold = [q for p in hold_photos + close_hold for q in samples(p)]
-        if args.faces_kind == "cards":
-            hold = [q for q in hold if q.label >= CARDS]
+        if args.faces_kind != "any":
+            hold = [q for q in hold if kept_kind(q.label, args.faces_kind)]
         # a script's own networks start from (and keep to) the Latin ones: named apart
         name = f"{faces_name}-{args.ranks}" if args.ranks else faces_name
         tuned = faces
         shares = args.faces_blend or [1.0]
         if args.faces_blend is not None:
-            started = fit.warm_start(
-                FaceNet(args.faces_width, args.faces_convs), args.warm / f"{faces_name}.onnx"
-            )
+            started = fit.warm_start(FaceNet(args.faces_width, args.faces_convs), own(args.warm))
             faces = fit.blend(tuned, started, shares[0])
         figures = fit.calibrate_and_export(
             faces, hold, args.out / f"{name}.onnx", CROP_SPAN, FACE_INPUT, log, features=True
@@ -607,9 +616,9 @@ def main(argv: list[str] | None = None) -> int:
         stage = "finder-pips"
         report["finder-pips"] = report.pop("finder")
         report["finder-pips"]["photos"] = report.pop("photos")
-    if args.faces_kind == "cards":
+    if args.faces_kind != "any":
         # a second face network beside the first: its data kept apart from the first's
-        stage = "faces-cards-2" if args.second else "faces-cards"
+        stage = "faces-cards-2" if args.second else faces_name
         stage = f"{stage}-{args.ranks}" if args.ranks else stage
         report[stage]["photos"] = report.pop("photos")
     path = args.out / "train_report.json"
@@ -631,6 +640,12 @@ def export_finder(finder: torch.nn.Module, path: Path, log: fit.Log) -> float:
     finder.export_mode = False
     log(f"wrote {path} (cv2.dnn vs torch max diff {diff:.2e})")
     return diff
+
+
+def kept_kind(label: int, kind: str) -> bool:
+    """Whether a face network for one kind of dice learns a crop of this label: its own
+    dice's faces and "not a die", never the other kind's faces."""
+    return label == BACKGROUND or (label >= CARDS if kind == "cards" else label < CARDS)
 
 
 def copy_networks(out: Path, folder: Path, but: str) -> None:
