@@ -99,7 +99,7 @@ $(RENDER_VENV)/.installed: pyproject.toml
 # Physically based training photos into ~/.cache/dice-scorer/render3d/ (stop any time;
 # the same command carries on where it stopped). 640 px at 8 samples (denoised) on two
 # threads, niced: 350-450 photos an hour here. First the 806 of the renderer's first look
-# (v1/) that `make train` needs, then its current look (v3/).
+# (v1/) that `make train` needs, then its current look (v4/: translucent dice see-through).
 renders: $(RENDER_VENV)/.installed
 	nice -n 19 $(RENDER_VENV)/bin/python -m vision_models.render3d --version 1 --train 806 \
 	  --test 80 --threads 2 --max-side 640 --samples 8

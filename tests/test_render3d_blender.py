@@ -186,6 +186,43 @@ def test_a_print_in_the_bodys_own_colour_is_not_seen_and_a_black_one_on_white_is
         assert die.seen.contrast < 10
 
 
+def test_a_translucent_body_is_clear_plastic_coloured_through_from_version_4() -> None:
+    # given a make of translucent pip dice, as each look draws it, and as a smoky twin
+    plan = looks.scene_plan(dataset.plan_seed(9, "train", 0), "train", "pips")
+    tint = (0.8, 0.2, 0.1)
+    look = replace(plan.dice[0], body="translucent", colour=tint, second=tint)
+    for version, glass, clear in (
+        (1, False, False),
+        (3, False, False),
+        (4, False, True),
+        (1, True, True),
+    ):
+        # when its material is made
+        made = replace(look, version=version, glass=glass)
+        tree = blender.die_material(made, 1.6, seed=7).node_tree
+        output = next(n for n in tree.nodes if n.type == "OUTPUT_MATERIAL")
+        volume = output.inputs["Volume"].links
+        body = next(n for n in tree.nodes if n.type == "BSDF_PRINCIPLED")
+        # then from version 4 (and in a twin) its colour lies in its volume, deeper with
+        # depth, its surface clear, and its shadow lets the light through tinted
+        assert bool(volume) == clear
+        surface = output.inputs["Surface"].links[0].from_node
+        if clear:
+            absorb = volume[0].from_node
+            assert absorb.type == "VOLUME_ABSORPTION"
+            assert tuple(absorb.inputs["Color"].default_value) == pytest.approx(blender._rgba(tint))
+            depth = absorb.inputs["Density"].default_value * 1.6
+            assert blender.CLEAR_DEPTH[0] <= depth <= blender.CLEAR_DEPTH[1]
+            assert min(body.inputs["Base Color"].default_value[:3]) > 0.9
+            shadow = surface.inputs[0].links[0].from_socket
+            assert shadow.name == "Is Shadow Ray"
+            assert surface.inputs[2].links[0].from_node.type == "BSDF_TRANSPARENT"
+        else:
+            # and before, a tinted glass surface (dark where no light reaches inside)
+            assert 0.6 <= body.inputs["Transmission Weight"].default_value <= 0.95
+            assert all(link.from_node.type != "LIGHT_PATH" for link in tree.links)
+
+
 @pytest.mark.slow
 def test_small_dice_are_rendered_with_more_pixels_and_the_same_labels() -> None:
     # given a plan whose dice come out small in a tiny photo

@@ -665,7 +665,7 @@ def test_smoky_twins_make_every_pip_make_see_through_and_leave_the_rest() -> Non
             smoked += 1
             # and a pip die is see-through, light enough for the pips below to show, its
             # pips and emblem where they were
-            assert new.body == "translucent" and 0.45 <= max(new.colour) <= 0.9
+            assert new.body == "translucent" and 0.45 <= max(new.colour) <= 0.9 and new.glass
             assert (new.pips, new.emblem, new.emblem_on) == (old.pips, old.emblem, old.emblem_on)
             # painted bright or white
             assert new.ink == new.one_ink and (new.ink == looks.WHITE or max(new.ink) >= 0.75)

@@ -263,7 +263,10 @@ def die_material(look: DieLook, side: float, seed: int) -> bpy.types.Material:
 
     body = n.add("ShaderNodeBsdfPrincipled", Roughness=look.roughness, IOR=1.5)
     n.link(_body_pattern(n, look, side, rng), body.inputs["Base Color"])
-    if look.body == "translucent":
+    clear = look.body == "translucent" and (look.version >= 4 or look.glass)
+    if clear:
+        _clear_plastic(n, body, look.colour, side, rng)
+    elif look.body == "translucent":
         body.inputs["Transmission Weight"].default_value = float(rng.uniform(0.6, 0.95))
         body.inputs["Roughness"].default_value = float(rng.uniform(0.0, 0.15))
     elif look.body == "marbled" and rng.random() < 0.5:
@@ -290,8 +293,42 @@ def die_material(look: DieLook, side: float, seed: int) -> bpy.types.Material:
     n.link(ink_tex.outputs["Alpha"], mix.inputs[0])
     n.link(body.outputs[0], mix.inputs[1])
     n.link(paint.outputs[0], mix.inputs[2])
-    n.link(mix.outputs[0], n.out.inputs["Surface"])
+    surface = mix.outputs[0]
+    if clear:
+        # light reaches the floor and the faces below through the die, tinted: the caustics
+        # Cycles leaves out (caustics_refractive) would otherwise leave both in its shadow
+        shadow = n.add("ShaderNodeMixShader")
+        n.link(n.add("ShaderNodeLightPath").outputs["Is Shadow Ray"], shadow.inputs[0])
+        n.link(surface, shadow.inputs[1])
+        tint = n.add("ShaderNodeBsdfTransparent", Color=_rgba(look.colour))
+        n.link(tint.outputs[0], shadow.inputs[2])
+        surface = shadow.outputs[0]
+    n.link(surface, n.out.inputs["Surface"])
     return n.material
+
+
+#: How deep a clear die's colour is: its absorption over one side, drawn log-evenly
+#: (about 1: pale, the pips of the faces below plain; 10: dark, they barely show)
+CLEAR_DEPTH = (0.8, 10.0)
+
+
+def _clear_plastic(
+    n: _Nodes,
+    body: bpy.types.Node,
+    colour: Colour,
+    side: float,
+    rng: np.random.Generator,
+) -> None:
+    """A translucent body as real ones are: clear plastic coloured through (absorption in
+    its volume, deeper along longer paths), so the tray and the faces below show through
+    it. A glass surface tinted instead goes dark: no light reaches inside it."""
+    body.inputs["Base Color"].default_value = (0.95, 0.95, 0.95, 1.0)
+    body.inputs["Transmission Weight"].default_value = float(rng.uniform(0.92, 1.0))
+    body.inputs["Roughness"].default_value = float(rng.uniform(0.0, 0.08))
+    volume = n.add("ShaderNodeVolumeAbsorption", Color=_rgba(colour))
+    depth = float(np.exp(rng.uniform(*np.log(CLEAR_DEPTH))))
+    volume.inputs["Density"].default_value = depth / side
+    n.link(volume.outputs[0], n.out.inputs["Volume"])
 
 
 def surface_material(kind: str, colour: Colour, rng: np.random.Generator) -> bpy.types.Material:

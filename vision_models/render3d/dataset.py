@@ -22,9 +22,12 @@ from scorer.dice import CLASS_NAMES, face_class
 #: 2: a train make's court pictures no longer name the court (``faces.PICTURES``).
 #: 3: a die is dropped in any turn, each as likely (``geometry.drop_turn``): every face comes
 #: up as often, where 2 and 5 came up half the time.
+#: 4: a translucent body is clear plastic coloured through, and lets light through to the
+#: tray and the faces below (``blender._clear_plastic``): until then a tinted glass surface,
+#: which Cycles renders dark where no light reaches inside it.
 #: ``--version 1`` still renders the first look, which the older networks learnt from.
-VERSION = 3
-VERSIONS = (1, 2, 3)
+VERSION = 4
+VERSIONS = (1, 2, 3, 4)
 SPLIT_CODES = {"train": 1, "test": 2}
 
 

@@ -60,6 +60,9 @@ class DieLook:
     art_seed: int  # seeds the card art's random choices (font, layout, courts)
     cyrillic: bool = False  # card dice printing 9 10 В Д К Т (Russian, Ukrainian)
     version: int = VERSION  # the renderer's look (1: a court's picture names the court)
+    #: a translucent body drawn as clear plastic coloured through, whatever the version
+    #: (from version 4 every translucent body is): the smoky twins of older looks' throws
+    glass: bool = False
 
 
 @dataclass(frozen=True)
@@ -404,13 +407,13 @@ SMOKY_INKS = (0.0, 0.05, 0.14, 0.12, 0.55)
 
 
 def smoky(plan: ScenePlan) -> ScenePlan:
-    """The same throw with every make of pip dice see-through (tinted clear plastic), its
-    pips painted in a bright colour or white: dice whose lower faces' pips show through the
-    body, the real tray's hardest, which the plans draw rarely (23 of the 2685 pip dice of
-    version 1's first 806 train photos are dark and see-through with coloured pips). The
-    body is mid to light (value 0.45-0.9): darker ones rendered opaque black, no pip below
-    showing through (render3d.md, "Smoky twins"). Its own draws (the plan's seed), so the
-    throw, tray, lights, camera and labels are the plan's own; poker dice keep their look."""
+    """The same throw with every make of pip dice see-through (clear plastic coloured
+    through, ``glass``, whatever the plan's version), its pips painted in a bright colour or
+    white: dice whose lower faces' pips show through the body, the real tray's hardest,
+    which the plans draw rarely (23 of the 2685 pip dice of version 1's first 806 train
+    photos are dark and see-through with coloured pips). Its own draws (the plan's seed), so
+    the throw, tray, lights, camera and labels are the plan's own; poker dice keep their
+    look (render3d.md, "Smoky twins")."""
     rng = np.random.default_rng([plan.seed, 7])
     made: dict[DieLook, DieLook] = {}
 
@@ -425,7 +428,13 @@ def smoky(plan: ScenePlan) -> ScenePlan:
             paint = _hsv(float(rng.choice(SMOKY_INKS)), rng.uniform(0.6, 1.0), rng.uniform(0.75, 1))
             ink = paint if rng.random() < 0.75 else WHITE
             made[look] = replace(
-                look, body="translucent", colour=body, second=body, ink=ink, one_ink=ink
+                look,
+                body="translucent",
+                colour=body,
+                second=body,
+                ink=ink,
+                one_ink=ink,
+                glass=True,
             )
         return made[look]
 
