@@ -82,8 +82,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     p.add_argument(
         "--smoky",
         action="store_true",
-        help="the same throws with every make of pip dice dark and see-through, bright pips "
-        "(looks.smoky); throws without pip dice are left out (default root: "
+        help="the same throws with every make of pip dice see-through, clear plastic coloured "
+        "through, bright pips (looks.smoky); throws without pip dice are left out (default root: "
         "v<VERSION>-smoky)",
     )
     args = p.parse_args(argv)

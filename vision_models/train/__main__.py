@@ -329,7 +329,8 @@ def main(argv: list[str] | None = None) -> int:
         if any(not 0.0 <= a <= 1.0 for a in shares):
             parser.error(f"{option}: each share is between 0 and 1")
     if args.faces_keep is not None and not own(args.faces_keep).is_file():
-        parser.error(f"--faces-keep {args.faces_keep}: no {faces_name}.onnx there to keep")
+        kept = own(args.faces_keep).name
+        parser.error(f"--faces-keep {args.faces_keep}: no {kept} there to keep")
     for option, share in (
         ("--faces-randconv", args.faces_randconv),
         ("--faces-mixstyle", args.faces_mixstyle),
