@@ -223,6 +223,27 @@ def test_a_translucent_body_is_clear_plastic_coloured_through_from_version_4() -
             assert all(link.from_node.type != "LIGHT_PATH" for link in tree.links)
 
 
+def test_a_marbled_body_that_lets_light_through_casts_a_tinted_shadow_from_version_4() -> None:
+    # given marbled pip dice of many makes (half of them let some light through)
+    plan = looks.scene_plan(dataset.plan_seed(9, "train", 0), "train", "pips")
+    look = replace(plan.dice[0], body="marbled", colour=(0.2, 0.3, 0.8), second=(0.9, 0.9, 1))
+    through = 0
+    for seed in range(12):
+        for version in (3, 4):
+            # when each make's material is made in the third look and the fourth
+            tree = blender.die_material(replace(look, version=version), 1.6, seed).node_tree
+            body = next(n for n in tree.nodes if n.type == "BSDF_PRINCIPLED")
+            lets = body.inputs["Transmission Weight"].default_value > 0
+            shadow = any(n.type == "LIGHT_PATH" for n in tree.nodes)
+            # then from version 4 one that lets light through lets its shadow through too,
+            # its veins still on its surface (no volume)
+            assert shadow == (lets and version == 4)
+            output = next(n for n in tree.nodes if n.type == "OUTPUT_MATERIAL")
+            assert not output.inputs["Volume"].links
+            through += lets and version == 4
+    assert 0 < through < 12
+
+
 @pytest.mark.slow
 def test_small_dice_are_rendered_with_more_pixels_and_the_same_labels() -> None:
     # given a plan whose dice come out small in a tiny photo

@@ -264,6 +264,7 @@ def die_material(look: DieLook, side: float, seed: int) -> bpy.types.Material:
     body = n.add("ShaderNodeBsdfPrincipled", Roughness=look.roughness, IOR=1.5)
     n.link(_body_pattern(n, look, side, rng), body.inputs["Base Color"])
     clear = look.body == "translucent" and (look.version >= 4 or look.glass)
+    lets_light = clear
     if clear:
         _clear_plastic(n, body, look.colour, side, rng)
     elif look.body == "translucent":
@@ -271,6 +272,7 @@ def die_material(look: DieLook, side: float, seed: int) -> bpy.types.Material:
         body.inputs["Roughness"].default_value = float(rng.uniform(0.0, 0.15))
     elif look.body == "marbled" and rng.random() < 0.5:
         body.inputs["Transmission Weight"].default_value = float(rng.uniform(0.3, 0.8))
+        lets_light = look.version >= 4  # its veins stay on its surface
     elif look.body == "pearl":
         body.inputs["Coat Weight"].default_value = 1.0
         body.inputs["Sheen Weight"].default_value = 0.5
@@ -294,7 +296,7 @@ def die_material(look: DieLook, side: float, seed: int) -> bpy.types.Material:
     n.link(body.outputs[0], mix.inputs[1])
     n.link(paint.outputs[0], mix.inputs[2])
     surface = mix.outputs[0]
-    if clear:
+    if lets_light:
         # light reaches the floor and the faces below through the die, tinted: the caustics
         # Cycles leaves out (caustics_refractive) would otherwise leave both in its shadow
         shadow = n.add("ShaderNodeMixShader")
